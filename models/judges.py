@@ -55,7 +55,9 @@ class RetrievalEvaluator(Protocol):
 class SupportChecker(Protocol):
     """Self-RAG's IsSup: how far the evidence supports an answer."""
 
-    def support(self, question: str, answer: str, evidence: Sequence[str]) -> dict[SupportLevel, float]:
+    def support(
+        self, question: str, answer: str, evidence: Sequence[str]
+    ) -> dict[SupportLevel, float]:
         """Return a probability for each support level (they sum to one)."""
         ...
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field
 
@@ -108,7 +109,9 @@ def engine_for(path: str, *, n_ctx: int, n_threads: int) -> LlamaCppEngine:
     try:
         server = xllamacpp.Server(params)
     except RuntimeError as error:
-        raise ModelFileError(f"llama.cpp could not load {path}: is it a valid GGUF model?") from error
+        raise ModelFileError(
+            f"llama.cpp could not load {path}: is it a valid GGUF model?"
+        ) from error
     return LlamaCppEngine(server)
 
 
@@ -154,7 +157,7 @@ def _text(message: BaseMessage) -> str:
     return "".join(parts)
 
 
-def _usage(usage: dict[str, Any] | None) -> dict[str, int] | None:
+def _usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
     if not usage:
         return None
     return {
@@ -183,6 +186,8 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
     temperature: float = 0.0
     max_tokens: int = 256
     top_p: float | None = None
+    repeat_penalty: float | None = 1.1
+    """Penalty on repeated tokens; small models loop without it."""
     seed: int | None = 0
     stop: list[str] | None = None
     logprobs: bool = False
@@ -219,6 +224,7 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
             "max_tokens": self.max_tokens,
             "seed": self.seed,
             "top_p": self.top_p,
+            "repeat_penalty": self.repeat_penalty,
             "stop": stop if stop is not None else self.stop,
             "logprobs": self.logprobs or None,
             "top_logprobs": self.top_logprobs,
@@ -246,7 +252,7 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
         message = AIMessage(
             content=text,
             response_metadata={k: v for k, v in metadata.items() if v is not None},
-            usage_metadata=_usage(response.get("usage")),  # type: ignore[arg-type]
+            usage_metadata=_usage(response.get("usage")),
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -275,9 +281,7 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
         self, text: str, run_manager: CallbackManagerForLLMRun | None, **metadata: Any
     ) -> ChatGenerationChunk:
         present = {key: value for key, value in metadata.items() if value is not None}
-        chunk = ChatGenerationChunk(
-            message=AIMessageChunk(content=text, response_metadata=present)
-        )
+        chunk = ChatGenerationChunk(message=AIMessageChunk(content=text, response_metadata=present))
         if run_manager and text:
             run_manager.on_llm_new_token(text, chunk=chunk)
         return chunk

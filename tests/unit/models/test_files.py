@@ -42,7 +42,9 @@ def test_assembly_with_wrong_size_is_refused(tmp_path: Path) -> None:
         files.assemble_parts(_parts(tmp_path, blobs), tmp_path / "m.gguf", sha256=digest, size=6)
 
 
-def _fake_qwen_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blobs: list[bytes]) -> None:
+def _fake_qwen_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blobs: list[bytes]
+) -> None:
     for index, (name, blob) in enumerate(zip(files.QWEN_PACKAGES, blobs, strict=True), start=1):
         data = tmp_path / "site" / name / "data"
         data.mkdir(parents=True)
@@ -68,7 +70,9 @@ def test_qwen_parts_are_assembled_once_then_reused(
     assert files.qwen_path(tmp_path / "cache") == first
 
 
-def test_qwen_with_tampered_part_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_qwen_with_tampered_part_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _fake_qwen_packages(tmp_path, monkeypatch, [b"GGUF"] + [b"x"] * 5)
     with pytest.raises(ModelFileError, match="refused the assembled model"):
         files.qwen_path(tmp_path / "cache")

@@ -132,7 +132,9 @@ def test_one_engine_never_serves_two_threads_at_once() -> None:
     results = model.batch([f"q{i}" for i in range(6)], config={"max_concurrency": 6})
     streamed = []
     workers = [
-        threading.Thread(target=lambda: streamed.append("".join(str(c.content) for c in model.stream("s"))))
+        threading.Thread(
+            target=lambda: streamed.append("".join(str(c.content) for c in model.stream("s")))
+        )
         for _ in range(3)
     ]
     for worker in workers:
