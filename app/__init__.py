@@ -1,0 +1,1 @@
+"""The `acrag` command line, the HTTP app and the chat page."""

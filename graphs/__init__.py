@@ -1,0 +1,1 @@
+"""The acrag graph: state, configuration, routers and assembly."""

@@ -1,0 +1,1 @@
+"""The graph nodes, one module per node."""

@@ -1,0 +1,1 @@
+"""Document stores: ingestion, Chroma, BM25, hybrid retrieval and web search."""
