@@ -6,13 +6,13 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from app import cmd_ask, cmd_ingest
+from app import cmd_ask
 from models.errors import UserError
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand: `add_parser(subparsers)` sets `handler` on its parser.
-COMMANDS = (cmd_ask, cmd_ingest)
+COMMANDS = (cmd_ask,)
 
 
 def _version() -> str:
