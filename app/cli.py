@@ -6,13 +6,13 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from app import cmd_ask
+from app import cmd_ask, cmd_eval, cmd_ingest, cmd_judges, cmd_serve, cmd_train
 from models.errors import UserError
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand: `add_parser(subparsers)` sets `handler` on its parser.
-COMMANDS = (cmd_ask,)
+COMMANDS = (cmd_ask, cmd_ingest, cmd_serve, cmd_train, cmd_judges, cmd_eval)
 
 
 def _version() -> str:

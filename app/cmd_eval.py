@@ -1,0 +1,144 @@
+"""`acrag eval`: benchmark the strategies on QA files and write tables and pictures."""
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from models.errors import UserError
+
+__all__ = ["DEFAULT_STRATEGIES", "add_parser", "parse_settings", "parse_shares", "run"]
+
+DEFAULT_STRATEGIES = "no-retrieval,single,ircot,crag,self-crag,adaptive,adaptive-oracle"
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the `eval` subcommand."""
+    parser = subparsers.add_parser(
+        "eval", help="benchmark strategies on QA files (EM / F1 / Acc, cost, plots)"
+    )
+    parser.add_argument(
+        "--data",
+        nargs="+",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="QA files in the shared JSONL schema",
+    )
+    parser.add_argument(
+        "--strategies",
+        default=DEFAULT_STRATEGIES,
+        help=f"comma-separated strategies (default: {DEFAULT_STRATEGIES}; "
+        "also: acrag, the full graph)",
+    )
+    parser.add_argument("--limit", type=int, help="questions per file (default: all)")
+    parser.add_argument("--model", default="local", help="chat model spec for every role")
+    parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
+    parser.add_argument(
+        "--extra-corpus",
+        nargs="*",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="extra {title, text} JSONL passages for the retrieval corpus",
+    )
+    parser.add_argument(
+        "--drop-gold",
+        default="0",
+        metavar="SHARES",
+        help="comma-separated shares of gold passages to drop (e.g. 0,0.25,0.5)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the gold-dropping choice")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="settings",
+        help="a graph Context setting, e.g. evaluator=trained",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="do not cache LLM responses")
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="skip loading models before the first timed question",
+    )
+    parser.set_defaults(handler=run)
+
+
+def parse_shares(text: str) -> list[float]:
+    """Parse comma-separated shares in [0, 1]."""
+    try:
+        shares = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError as error:
+        raise UserError(f"--drop-gold takes numbers like 0,0.25,0.5 ({error})") from error
+    if not shares or any(not 0 <= s <= 1 for s in shares):
+        raise UserError("--drop-gold shares must lie in [0, 1]")
+    return sorted(set(shares))
+
+
+def parse_settings(items: list[str]) -> dict[str, Any]:
+    """Parse KEY=VALUE Context settings; values are JSON when they parse, else text."""
+    from dataclasses import fields
+
+    from graphs.context import Context
+
+    known = {f.name for f in fields(Context)}
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in known:
+            raise UserError(
+                f"--set {item!r}: expected KEY=VALUE with KEY one of the Context "
+                f"settings ({', '.join(sorted(known))})"
+            )
+        try:
+            settings[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key.strip()] = value
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark, write its reports and print where they are."""
+    from langchain_core.globals import get_llm_cache, set_llm_cache
+
+    from bench.harness import EvalConfig, run_eval
+    from bench.llm_cache import install_llm_cache
+    from bench.outputs import REPORT_FILE, write_reports
+    from bench.runner import GraphRunner
+    from bench.strategies import parse_strategies
+    from stores.home import acrag_home
+
+    if args.limit is not None and args.limit < 1:
+        raise UserError("--limit must be at least 1")
+    home = acrag_home(args.home)
+    settings = parse_settings(args.settings)
+    config = EvalConfig(
+        data=list(args.data),
+        strategies=parse_strategies(args.strategies),
+        out=args.out,
+        index_root=home / "bench" / "indexes",
+        model=args.model,
+        limit=args.limit,
+        extra_corpus=list(args.extra_corpus),
+        drop_gold=parse_shares(args.drop_gold),
+        seed=args.seed,
+        warm_up=not args.no_warm_up,
+        settings=settings,
+    )
+    previous = get_llm_cache()
+    cache = None if args.no_cache else install_llm_cache(home / "bench" / "llm_cache.sqlite")
+    try:
+        records = run_eval(
+            config, lambda: GraphRunner(model=args.model, settings=settings, cache=cache)
+        )
+    finally:
+        set_llm_cache(previous)
+    command = "acrag " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    paths = write_reports(records, args.out, command=command)
+    sys.stdout.write((args.out / REPORT_FILE).read_text(encoding="utf-8"))
+    sys.stdout.write("\nwrote " + ", ".join(str(p) for p in paths) + "\n")
+    return 0

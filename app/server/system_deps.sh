@@ -1,0 +1,23 @@
+#!/bin/sh
+# System packages for serving tests: Debian's Chromium (browser tests, driven by Python
+# Playwright with executable_path=/usr/bin/chromium) and PostgreSQL (the checkpointer test).
+# Idempotent and non-interactive: installs only what is missing, runs `apt-get update` only then.
+set -eu
+
+missing=""
+dpkg -s chromium >/dev/null 2>&1 || missing="$missing chromium"
+dpkg -s postgresql >/dev/null 2>&1 || missing="$missing postgresql"
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+echo "installing system packages:$missing"
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $missing

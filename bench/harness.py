@@ -1,0 +1,206 @@
+"""The benchmark loop: corpus, index, every (question, strategy, drop share), results, reports.
+
+The loop goes question by question, running every strategy on a question before the next, so
+a partial run already supports the oracle and the comparison. Each result is appended to
+`records.jsonl` at once; a rerun skips what is done and retries what failed.
+"""
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from bench.corpus import IngestFn, build_corpus, prepare_home, read_extra
+from bench.data import Question, load_questions
+from bench.metrics import score_prediction
+from bench.oracle import oracle_records
+from bench.records import Record, append_record, read_records, write_records
+from bench.runner import Runner
+from bench.strategies import ORACLE
+
+__all__ = [
+    "ORACLE_FILE",
+    "RECORDS_FILE",
+    "EvalConfig",
+    "RunningMeans",
+    "collect",
+    "run_eval",
+    "run_signature",
+    "strategies_in",
+]
+
+logger = logging.getLogger(__name__)
+
+RECORDS_FILE = "records.jsonl"
+ORACLE_FILE = "oracle.jsonl"
+
+
+@dataclass
+class EvalConfig:
+    """One benchmark run."""
+
+    data: list[Path]
+    strategies: list[str]
+    out: Path
+    index_root: Path
+    """Where the per-corpus index homes are cached."""
+    model: str = "local"
+    limit: int | None = None
+    extra_corpus: list[Path] = field(default_factory=list)
+    drop_gold: list[float] = field(default_factory=lambda: [0.0])
+    seed: int = 0
+    warm_up: bool = True
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The graph settings the runner uses (part of the run signature)."""
+
+
+def run_signature(config: EvalConfig, home: Path) -> str:
+    """Return the hash naming what makes results comparable: model, settings and index."""
+    payload = json.dumps([config.model, config.settings, home.name], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+class RunningMeans:
+    """Running averages of the scores and time, for the progress bar."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.totals = {"EM": 0.0, "F1": 0.0, "Acc": 0.0, "s/q": 0.0}
+
+    def add(self, record: Record) -> dict[str, str]:
+        """Add one record and return the averages formatted for tqdm's postfix."""
+        self.n += 1
+        for name, value in zip(
+            self.totals, (record.em, record.f1, record.acc, record.seconds), strict=True
+        ):
+            self.totals[name] += value
+        return {name: f"{total / self.n:.3f}" for name, total in self.totals.items()}
+
+
+def _record(
+    question: Question, strategy: str, share: float, runner: Runner, home: Path, config: EvalConfig
+) -> Record:
+    """Run one question and score it; a failure becomes a record with its error."""
+    base: dict[str, Any] = {
+        "dataset": question.dataset,
+        "id": question.id,
+        "strategy": strategy,
+        "question": question.question,
+        "answers": list(question.answers),
+        "drop_gold": share,
+        "model": config.model,
+        "signature": run_signature(config, home),
+    }
+    try:
+        outcome = runner.run(question.question, strategy, home=home)
+    except Exception as error:  # noqa: BLE001 - one bad question must not stop a long run
+        logger.warning("%s / %s failed: %s", question.id, strategy, error)
+        return Record(
+            **base,
+            prediction="",
+            em=0.0,
+            f1=0.0,
+            acc=0.0,
+            error=f"{type(error).__name__}: {error}"[:500],
+        )
+    scores = score_prediction(outcome.prediction, question.answers)
+    return Record(
+        **base,
+        prediction=outcome.prediction,
+        em=scores.em,
+        f1=scores.f1,
+        acc=scores.acc,
+        route=outcome.route,
+        crag_action=outcome.crag_action,
+        llm_calls=outcome.llm_calls,
+        retrieval_calls=outcome.retrieval_calls,
+        web_searches=outcome.web_searches,
+        prompt_tokens=outcome.prompt_tokens,
+        generated_tokens=outcome.generated_tokens,
+        cache_hits=outcome.cache_hits,
+        seconds=round(outcome.seconds, 4),
+    )
+
+
+def _homes(config: EvalConfig, ingest: IngestFn | None) -> dict[float, Path]:
+    """Build (or reuse) the index of every drop share; the corpus uses whole files."""
+    every = load_questions(config.data)
+    extra = read_extra(config.extra_corpus)
+    return {
+        share: prepare_home(
+            build_corpus(every, extra=extra, drop_share=share, seed=config.seed),
+            config.index_root,
+            ingest=ingest,
+        )
+        for share in config.drop_gold
+    }
+
+
+def run_eval(
+    config: EvalConfig,
+    runner: Runner | Callable[[], Runner],
+    *,
+    ingest: IngestFn | None = None,
+) -> list[Record]:
+    """Run every missing (question, strategy, share) and return all records, oracle included.
+
+    Args:
+        config: What to run.
+        runner: A runner, or a factory called only when there is work left.
+        ingest: Index builder (tests pass a fake); the stores' ingestion by default.
+    """
+    questions = load_questions(config.data, limit=config.limit)
+    homes = _homes(config, ingest)
+    results = config.out / RECORDS_FILE
+    done = {k for k, r in read_records(results).items() if r.error is None}
+    runnable = [s for s in config.strategies if s != ORACLE]
+    signatures = {share: run_signature(config, home) for share, home in homes.items()}
+    todo = [
+        (share, q, s)
+        for share in config.drop_gold
+        for q in questions
+        for s in runnable
+        if (q.dataset, q.id, s, round(share, 4), signatures[share]) not in done
+    ]
+    logger.info("%d runs to do, %d already done", len(todo), len(done))
+    if todo:
+        active = runner() if callable(runner) else runner
+        warm = getattr(active, "warm_up", None)
+        if config.warm_up and callable(warm):
+            warm(home=homes[todo[0][0]])
+        means = RunningMeans()
+        with tqdm(todo, unit="run", desc="eval") as bar:
+            for share, question, strategy in bar:
+                record = _record(question, strategy, share, active, homes[share], config)
+                append_record(results, record)
+                bar.set_postfix(means.add(record), refresh=False)
+    return collect(config, questions, signatures)
+
+
+def collect(
+    config: EvalConfig, questions: Sequence[Question], signatures: dict[float, str]
+) -> list[Record]:
+    """Return this run's records (questions, strategies, shares, signatures) and the oracle's."""
+    wanted = {(q.dataset, q.id) for q in questions}
+    records = [
+        r
+        for r in read_records(config.out / RECORDS_FILE).values()
+        if (r.dataset, r.id) in wanted
+        and r.strategy in config.strategies
+        and signatures.get(r.drop_gold) == r.signature
+    ]
+    if ORACLE in config.strategies:
+        oracle = oracle_records(records)
+        write_records(config.out / ORACLE_FILE, oracle)
+        records += oracle
+    return records
+
+
+def strategies_in(records: Sequence[Record]) -> list[str]:
+    """Return the strategies present in `records`, in first-seen order."""
+    return list(dict.fromkeys(r.strategy for r in records))

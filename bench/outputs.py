@@ -1,0 +1,46 @@
+"""Write a run's reports into its output folder, and load committed results back."""
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from bench.harness import ORACLE_FILE, RECORDS_FILE
+from bench.plots import plot_f1_vs_time, plot_robustness, save
+from bench.records import Record, read_records
+from bench.report import markdown_report, summarize
+
+__all__ = ["REPORT_FILE", "load_results", "write_reports"]
+
+REPORT_FILE = "results.md"
+SUMMARY_FILE = "summary.json"
+F1_PLOT = "f1_vs_time.png"
+ROBUSTNESS_PLOT = "robustness.png"
+
+
+def write_reports(
+    records: Sequence[Record], out: Path, *, command: str = "", title: str = "Benchmark results"
+) -> list[Path]:
+    """Write the Markdown report, the summary JSON and the pictures; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    text = markdown_report(records, title=title)
+    if command:
+        text = text.replace("\n", f"\n\nCommand:\n\n```\n{command}\n```\n", 1)
+    written = [out / REPORT_FILE, out / SUMMARY_FILE]
+    written[0].write_text(text, encoding="utf-8")
+    shares = sorted({r.drop_gold for r in records})
+    summaries = {
+        f"{share:g}": [asdict(s) for s in summarize(records, drop_gold=share)] for share in shares
+    }
+    written[1].write_text(json.dumps(summaries, indent=1), encoding="utf-8")
+    if any(r.drop_gold == 0 for r in records):
+        written.append(save(plot_f1_vs_time(records), out / F1_PLOT))
+    if len(shares) > 1:
+        written.append(save(plot_robustness(records), out / ROBUSTNESS_PLOT))
+    return written
+
+
+def load_results(folder: Path) -> list[Record]:
+    """Load the records of a results folder (its runs and the derived oracle)."""
+    records = list(read_records(folder / RECORDS_FILE).values())
+    return records + list(read_records(folder / ORACLE_FILE).values())

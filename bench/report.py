@@ -1,0 +1,201 @@
+"""Summaries of benchmark records and their Markdown tables.
+
+The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 / Acc, steps
+(retrieval calls per question, web searches included), seconds per question and time relative
+to single-step, per dataset and on average over datasets (each dataset weighs the same).
+"""
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bench.records import Record
+from bench.strategies import DESCRIPTIONS
+
+__all__ = [
+    "AVERAGE",
+    "Summary",
+    "crag_mix",
+    "markdown_report",
+    "robustness_table",
+    "route_mix",
+    "summarize",
+    "summary_table",
+]
+
+AVERAGE = "average"
+_TABLE_HEAD = (
+    "| strategy | n | EM | F1 | Acc | steps | LLM calls | tokens | s/question | time vs single |"
+)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean scores and costs of one strategy on one dataset (or on average)."""
+
+    dataset: str
+    strategy: str
+    n: int
+    em: float
+    f1: float
+    acc: float
+    steps: float
+    llm_calls: float
+    tokens: float
+    seconds: float
+    errors: int
+
+
+def _ordered(names: Iterable[str]) -> list[str]:
+    known = list(DESCRIPTIONS)
+    return sorted(set(names), key=lambda n: (known.index(n) if n in known else len(known), n))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _summary(dataset: str, strategy: str, records: Sequence[Record]) -> Summary:
+    return Summary(
+        dataset,
+        strategy,
+        len(records),
+        em=_mean([r.em for r in records]),
+        f1=_mean([r.f1 for r in records]),
+        acc=_mean([r.acc for r in records]),
+        steps=_mean([r.retrieval_calls for r in records]),
+        llm_calls=_mean([r.llm_calls for r in records]),
+        tokens=_mean([r.prompt_tokens + r.generated_tokens for r in records]),
+        seconds=_mean([r.seconds for r in records]),
+        errors=sum(r.error is not None for r in records),
+    )
+
+
+def _averaged(strategy: str, rows: Sequence[Summary]) -> Summary:
+    return Summary(
+        AVERAGE,
+        strategy,
+        sum(r.n for r in rows),
+        em=_mean([r.em for r in rows]),
+        f1=_mean([r.f1 for r in rows]),
+        acc=_mean([r.acc for r in rows]),
+        steps=_mean([r.steps for r in rows]),
+        llm_calls=_mean([r.llm_calls for r in rows]),
+        tokens=_mean([r.tokens for r in rows]),
+        seconds=_mean([r.seconds for r in rows]),
+        errors=sum(r.errors for r in rows),
+    )
+
+
+def summarize(records: Sequence[Record], *, drop_gold: float = 0.0) -> list[Summary]:
+    """Return a summary per (dataset, strategy) at one drop share, then the averages."""
+    chosen = [r for r in records if abs(r.drop_gold - drop_gold) < 1e-9]
+    groups: dict[tuple[str, str], list[Record]] = {}
+    for record in chosen:
+        groups.setdefault((record.dataset, record.strategy), []).append(record)
+    rows = [
+        _summary(d, s, groups[(d, s)])
+        for d in sorted({d for d, _ in groups})
+        for s in _ordered(s for _, s in groups)
+        if (d, s) in groups
+    ]
+    datasets = {r.dataset for r in rows}
+    averages = [
+        _averaged(s, [r for r in rows if r.strategy == s])
+        for s in _ordered(r.strategy for r in rows)
+        if sum(r.strategy == s for r in rows) == len(datasets)
+    ]
+    return rows + averages
+
+
+def summary_table(rows: Sequence[Summary], dataset: str) -> str:
+    """Return the Markdown table of one dataset (or of `AVERAGE`)."""
+    mine = [r for r in rows if r.dataset == dataset]
+    single = next((r.seconds for r in mine if r.strategy == "single"), 0.0)
+    lines = [_TABLE_HEAD, "|---|" + "---:|" * 9]
+    for r in mine:
+        relative = f"{r.seconds / single:.2f}x" if single > 0 else "-"
+        errors = f" ({r.errors} errors)" if r.errors else ""
+        lines.append(
+            f"| {r.strategy}{errors} | {r.n} | {100 * r.em:.1f} | {100 * r.f1:.1f} | "
+            f"{100 * r.acc:.1f} | {r.steps:.2f} | {r.llm_calls:.2f} | {r.tokens:.0f} | "
+            f"{r.seconds:.2f} | {relative} |"
+        )
+    return "\n".join(lines)
+
+
+def _mix_table(records: Sequence[Record], attribute: str, labels: Sequence[str]) -> str:
+    groups: dict[tuple[str, str], Counter[str]] = {}
+    for r in records:
+        value = getattr(r, attribute)
+        if value is not None:
+            groups.setdefault((r.dataset, r.strategy), Counter())[str(value)] += 1
+    if not groups:
+        return ""
+    lines = [f"| dataset | strategy | {' | '.join(labels)} |", "|---|---|" + "---:|" * len(labels)]
+    for (dataset, strategy), counts in sorted(groups.items()):
+        total = sum(counts.values())
+        shares = " | ".join(f"{100 * counts[label] / total:.0f}%" for label in labels)
+        lines.append(f"| {dataset} | {strategy} | {shares} |")
+    return "\n".join(lines)
+
+
+def route_mix(records: Sequence[Record]) -> str:
+    """Return the share of routes A / B / C per dataset for strategies that choose routes."""
+    routed = [
+        r
+        for r in records
+        if r.strategy in ("adaptive", "acrag", "adaptive-oracle") and r.drop_gold == 0
+    ]
+    return _mix_table(routed, "route", ("A", "B", "C"))
+
+
+def crag_mix(records: Sequence[Record]) -> str:
+    """Return the share of CRAG actions per dataset for the strategies that correct."""
+    corrected = [r for r in records if r.strategy in ("crag", "self-crag", "acrag")]
+    return _mix_table(corrected, "crag_action", ("Correct", "Ambiguous", "Incorrect"))
+
+
+def robustness_table(records: Sequence[Record]) -> str:
+    """Return Acc per strategy against the share of gold passages dropped (all datasets)."""
+    shares = sorted({r.drop_gold for r in records})
+    if len(shares) < 2:
+        return ""
+    lines = [
+        "| strategy | " + " | ".join(f"drop {s:.0%}" for s in shares) + " |",
+        "|---|" + "---:|" * len(shares),
+    ]
+    for strategy in _ordered(r.strategy for r in records):
+        cells = []
+        for share in shares:
+            chosen = [r.acc for r in records if r.strategy == strategy and r.drop_gold == share]
+            cells.append(f"{100 * _mean(chosen):.1f} (n={len(chosen)})" if chosen else "-")
+        lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def markdown_report(records: Sequence[Record], *, title: str = "Benchmark results") -> str:
+    """Return the whole Markdown report: tables per dataset, average, mixes, robustness."""
+    rows = summarize(records)
+    parts = [f"# {title}", ""]
+    for dataset in [*sorted({r.dataset for r in rows} - {AVERAGE}), AVERAGE]:
+        if any(r.dataset == dataset for r in rows):
+            parts += [f"## {dataset}", "", summary_table(rows, dataset), ""]
+    hits = sum(r.cache_hits for r in records)
+    calls = sum(r.llm_calls for r in records)
+    parts += [
+        f"LLM calls answered from the response cache: {hits} of {calls} "
+        "(their seconds are not model time).",
+        "",
+    ]
+    from bench.targets import targets_table  # it builds on this module's summaries
+
+    for heading, table in (
+        ("Route mix", route_mix(records)),
+        ("CRAG actions", crag_mix(records)),
+        ("Robustness: Acc vs share of gold dropped", robustness_table(records)),
+        ("Targets (from the issue; reported, not asserted)", targets_table(records)),
+    ):
+        if table:
+            parts += [f"## {heading}", "", table, ""]
+    return "\n".join(parts)

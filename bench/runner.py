@@ -1,0 +1,191 @@
+"""The one adapter between the benchmark and the acrag graph.
+
+A `Runner` answers one question under one strategy and reports what it cost. `GraphRunner`
+does it with the live graph: strategy name -> `Context` overrides -> stream the graph ->
+read the prediction, route, CRAG action and counters from the events and the final state.
+Everything else in `bench` only sees `Outcome`, so following a change in the graph's API
+means changing this module alone. Tests use a fake `Runner`.
+"""
+
+import logging
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
+
+from bench.llm_cache import CountingCache
+from bench.strategies import context_overrides
+
+__all__ = ["GraphRunner", "Outcome", "Runner", "UsageCounter", "bare_answer", "read_outcome"]
+
+logger = logging.getLogger(__name__)
+
+RECURSION_LIMIT = 120
+_MARKERS = re.compile(r"(\s*\[\d+\])+\s*$")
+_WARM_UP = "What is the capital of France?"
+
+
+@dataclass
+class Outcome:
+    """What one graph run answered and what it cost."""
+
+    prediction: str
+    route: str | None = None
+    crag_action: str | None = None
+    llm_calls: int = 0
+    retrieval_calls: int = 0
+    web_searches: int = 0
+    prompt_tokens: int = 0
+    generated_tokens: int = 0
+    cache_hits: int = 0
+    seconds: float = 0.0
+
+
+class Runner(Protocol):
+    """Answers one question with one strategy against the index in `home`."""
+
+    def run(self, question: str, strategy: str, *, home: Path) -> Outcome:
+        """Return the prediction and counters."""
+        ...
+
+
+class UsageCounter(BaseCallbackHandler):
+    """Count chat-model calls and their prompt and generated tokens."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.generated_tokens = 0
+
+    def on_chat_model_start(
+        self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any
+    ) -> None:
+        """Count a chat-model call."""
+        self.calls += 1
+
+    def on_llm_start(self, serialized: Any, prompts: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        """Count a completion-model call."""
+        self.calls += 1
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """Add the call's token usage (also reported for cached responses)."""
+        for generations in response.generations:
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
+                self.prompt_tokens += int(usage.get("input_tokens", 0))
+                self.generated_tokens += int(usage.get("output_tokens", 0))
+
+
+def bare_answer(answer: str) -> str:
+    """Return an answer without its citation markers, source list and stop notice."""
+    first = answer.strip().split("\n\n", 1)[0]
+    return _MARKERS.sub("", first).strip()
+
+
+def _prediction(state: Mapping[str, Any], events: list[dict[str, Any]]) -> str:
+    """Return the answer as `finalize` chose it (best candidate, else IRCoT's), uncited."""
+    candidates = state.get("candidates") or []
+    chosen = (candidates[0].get("text") if candidates else "") or state.get("ircot_answer")
+    if chosen:
+        return str(chosen)
+    answers = [e for e in events if e.get("type") == "answer"]
+    return bare_answer(str(answers[-1].get("answer") or "")) if answers else ""
+
+
+def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outcome:
+    """Read the prediction, route, CRAG action and retrieval counts from a finished run."""
+    events = events or list(state.get("events") or [])
+    prediction = _prediction(state, events)
+    actions = [e["action"] for e in events if e.get("type") == "crag_action"]
+    webs = sum(e.get("type") == "web_results" for e in events)
+    return Outcome(
+        prediction=prediction.strip(),
+        route=state.get("route"),
+        crag_action=actions[0] if actions else state.get("crag_action"),
+        retrieval_calls=int(state.get("retrievals") or 0) + webs,
+        web_searches=webs,
+    )
+
+
+class GraphRunner:
+    """Run the live acrag graph, one compiled graph for every strategy."""
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        settings: Mapping[str, Any] | None = None,
+        cache: CountingCache | None = None,
+        graph: Any | None = None,
+    ) -> None:
+        """Prepare the runner.
+
+        Args:
+            model: Chat model spec for every model role.
+            settings: Further `Context` settings (a strategy's own overrides win over them).
+            cache: The installed LLM cache, to count its hits per question.
+            graph: A compiled graph to run (tests pass one built with fakes); by default
+                `graphs.build_graph()`, which builds every collaborator from the Context.
+        """
+        from graphs import build_graph
+
+        self.model = model
+        self.settings = dict(settings or {})
+        self.cache = cache
+        self.graph = graph if graph is not None else build_graph()
+
+    def context(self, strategy: str, *, home: Path) -> Any:
+        """Return the `Context` of one run of `strategy` over the index in `home`."""
+        from graphs import Context
+
+        base: dict[str, Any] = {
+            "generator_model": self.model,
+            "rewriter_model": self.model,
+            "judge_model": self.model,
+            "web_backend": "local",
+            **self.settings,
+            "home": str(home),
+        }
+        return Context(**{**base, **context_overrides(strategy, base)})
+
+    def warm_up(self, *, home: Path) -> None:
+        """Load the models and indexes once, so the first timed question does not pay for it."""
+        started = time.perf_counter()
+        self.run(_WARM_UP, "crag", home=home)
+        logger.info("warm-up took %.1fs", time.perf_counter() - started)
+
+    def run(self, question: str, strategy: str, *, home: Path) -> Outcome:
+        """Answer `question` with `strategy` and count its cost."""
+        counter = UsageCounter()
+        hits = self.cache.hits if self.cache else 0
+        if self.cache is not None:
+            self.cache.namespace = strategy
+        config: dict[str, Any] = {"callbacks": [counter], "recursion_limit": RECURSION_LIMIT}
+        events: list[dict[str, Any]] = []
+        state: dict[str, Any] = {}
+        started = time.perf_counter()
+        graph: Any = self.graph
+        for namespace, mode, chunk in graph.stream(
+            {"question": question},
+            config,
+            context=self.context(strategy, home=home),
+            stream_mode=["custom", "values"],
+            subgraphs=True,
+        ):
+            if mode == "custom":  # events of the IRCoT subgraph too
+                events.append(chunk)
+            elif not namespace:
+                state = chunk
+        outcome = read_outcome(state, events)
+        outcome.seconds = time.perf_counter() - started
+        outcome.llm_calls = counter.calls
+        outcome.prompt_tokens = counter.prompt_tokens
+        outcome.generated_tokens = counter.generated_tokens
+        outcome.cache_hits = (self.cache.hits - hits) if self.cache else 0
+        return outcome

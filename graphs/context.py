@@ -1,0 +1,91 @@
+"""Run configuration: one `Context` dataclass passed with `context=` (or the run's `context`)."""
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+__all__ = ["Context", "JudgeKind", "context_options"]
+
+JudgeKind = Literal["trained", "llm", "heuristic"]
+
+
+def _opt(default: Any, description: str) -> Any:
+    return field(default=default, metadata={"description": description})
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Every setting of one run: models per role, judges, thresholds, caps and stores."""
+
+    # Models per role.
+    generator_model: str = _opt("local", "Chat model spec that writes answers and IRCoT sentences.")
+    rewriter_model: str = _opt(
+        "local", "Chat model spec that condenses follow-ups and writes keywords."
+    )
+    judge_model: str = _opt("local", "Chat model spec behind the `llm` judges.")
+    max_answer_tokens: int = _opt(96, "Token cap for each generated answer or IRCoT sentence.")
+    repeat_penalty: float = _opt(
+        1.15, "llama.cpp repetition penalty for answers (1.0 = off; tiny models loop without it)."
+    )
+
+    # Judges.
+    classifier: JudgeKind = _opt("heuristic", "Complexity classifier: trained, llm or heuristic.")
+    route: Literal["auto", "A", "B", "C"] = _opt("auto", "Force a route instead of classifying.")
+    evaluator: JudgeKind = _opt("heuristic", "Retrieval evaluator: trained, llm or heuristic.")
+    critic: Literal["llm", "heuristic"] = _opt(
+        "heuristic", "Support checker and usefulness judge for reflection."
+    )
+    judge_attempts: int = _opt(2, "Tries for a judge that returns junk before the safe fallback.")
+
+    # CRAG.
+    upper_threshold: float = _opt(0.4, "Correct if any passage scores at least this (in [-1, 1]).")
+    lower_threshold: float = _opt(-0.5, "Incorrect if every passage scores below this.")
+    strip_threshold: float = _opt(-0.5, "Strips scoring below this are dropped in refinement.")
+    strip_mode: Literal["sentences", "words", "passage"] = _opt(
+        "sentences", "Split passages into sentence strips, fixed word windows, or keep them whole."
+    )
+    strip_sentences: int = _opt(2, "Sentences per strip; passages this short stay whole.")
+    strip_words: int = _opt(40, "Words per window in `words` mode.")
+    strips_top_k: int = _opt(5, "Strips kept as knowledge, joined in their original order.")
+
+    # Retrieval and web search.
+    top_k: int = _opt(4, "Passages per retrieval.")
+    retrieval_mode: Literal["dense", "bm25", "hybrid"] = _opt("hybrid", "Local retriever kind.")
+    home: str | None = _opt(None, "Data directory holding the index (default: $ACRAG_HOME).")
+    chroma_url: str | None = _opt(None, "Chroma server URL; the embedded store when unset.")
+    collection: str = _opt("documents", "Chroma collection of the local index.")
+    web_backend: Literal["auto", "tavily", "local", "none"] = _opt(
+        "auto", "Web search: Tavily with a key, else the local web corpus; none disables it."
+    )
+    web_k: int = _opt(5, "Web results per search.")
+
+    # IRCoT (route C).
+    ircot_max_steps: int = _opt(5, "Reasoning steps before IRCoT stops without an answer.")
+    ircot_max_paragraphs: int = _opt(15, "Paragraphs IRCoT may accumulate in total.")
+
+    # Self-RAG reflection.
+    reflect: bool = _opt(True, "Critique candidate answers and retry an unsupported one.")
+    candidates: int = _opt(2, "Candidate answers, one per group of top strips.")
+    w_rel: float = _opt(1.0, "Weight of IsRel (evidence relevance) in the ranking.")
+    w_sup: float = _opt(1.0, "Weight of IsSup (answer supported by evidence).")
+    w_use: float = _opt(0.5, "Weight of IsUse (usefulness).")
+    use_logprobs: bool = _opt(True, "Add the answer's probability where the model reports it.")
+    support_filter: bool = _opt(False, "Drop candidates judged to have no support at all.")
+    max_retries: int = _opt(1, "Reflection retries when the best answer is unsupported.")
+    retry_action: Literal["regenerate", "rewrite"] = _opt(
+        "regenerate", "How to retry: regenerate, or rewrite the query and retrieve again."
+    )
+
+    # Conversation and input limits.
+    condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
+    max_question_chars: int = _opt(2000, "Longest question accepted.")
+
+    def __post_init__(self) -> None:
+        """Reject settings that cannot work, before any model runs."""
+        from graphs.validation import check_context
+
+        check_context(self)
+
+
+def context_options() -> list[tuple[str, Any, str]]:
+    """Return (name, default, description) for every Context option, for docs and help."""
+    return [(f.name, f.default, f.metadata["description"]) for f in fields(Context)]

@@ -1,0 +1,174 @@
+"""What the nodes use: chat models, retriever, web search and judges, built from `Context`.
+
+`Deps` holds optional injected objects (tests pass fakes, callers pass their own); anything not
+injected is built from the run's Context on first use and cached per setting.
+"""
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.retrievers import BaseRetriever
+
+from graphs.context import Context
+from models.errors import UserError
+from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
+
+__all__ = ["Deps", "JudgeUnavailableError", "make_classifier", "make_evaluator"]
+
+
+class JudgeUnavailableError(UserError):
+    """A judge was chosen whose implementation or artifacts are not installed."""
+
+
+@cache
+def _chat_model(spec: str) -> BaseChatModel:
+    from models.chat import load_chat_model
+
+    return load_chat_model(spec)
+
+
+@cache
+def _minilm() -> Any:
+    from models.embeddings import MiniLMEmbeddings
+
+    return MiniLMEmbeddings()
+
+
+def _trained(module: str, loader: str) -> Any:
+    try:
+        imported = __import__(f"models.{module}", fromlist=[loader])
+        return getattr(imported, loader)()
+    except (ImportError, AttributeError, FileNotFoundError) as error:
+        raise JudgeUnavailableError(
+            f"the trained {module} is not available ({error}); choose 'heuristic' or 'llm'"
+        ) from error
+
+
+@cache
+def _judge(kind: str, role: str, judge_model: str) -> Any:
+    from models import judges_heuristic as h
+    from models import judges_llm as llm
+
+    match kind, role:
+        case "trained", "classifier":
+            return _trained("classifier", "load_classifier")
+        case "trained", "evaluator":
+            return _trained("evaluator", "load_evaluator")
+        case "heuristic", "classifier":
+            return h.HeuristicClassifier()
+        case "heuristic", "evaluator":
+            return h.HeuristicEvaluator(embeddings=_minilm())
+        case "heuristic", "support":
+            return h.HeuristicSupportChecker()
+        case "heuristic", "usefulness":
+            return h.HeuristicUsefulness()
+    factories: dict[str, Callable[[BaseChatModel], Any]] = {
+        "classifier": llm.LlmClassifier,
+        "evaluator": llm.LlmEvaluator,
+        "support": llm.LlmSupportChecker,
+        "usefulness": llm.LlmUsefulness,
+    }
+    if kind != "llm" or role not in factories:
+        raise JudgeUnavailableError(f"no {kind!r} implementation for the {role}")
+    return factories[role](_chat_model(judge_model))
+
+
+def make_classifier(context: Context) -> ComplexityClassifier:
+    """Return the complexity classifier the Context names."""
+    judge: ComplexityClassifier = _judge(context.classifier, "classifier", context.judge_model)
+    return judge
+
+
+def make_evaluator(context: Context) -> RetrievalEvaluator:
+    """Return the retrieval evaluator the Context names."""
+    judge: RetrievalEvaluator = _judge(context.evaluator, "evaluator", context.judge_model)
+    return judge
+
+
+_stores_lock = threading.Lock()
+
+
+@cache
+def _retriever(home: str | None, k: int, mode: Any, url: str | None, collection: str) -> Any:
+    from stores.home import acrag_home
+    from stores.retrieval import make_retriever
+
+    with _stores_lock:
+        return make_retriever(
+            home=acrag_home(home),
+            k=k,
+            mode=mode,
+            chroma_url=url,
+            collection=collection,
+        )
+
+
+@cache
+def _web(backend: str, home: str | None) -> Any:
+    from stores.home import acrag_home
+    from stores.web import make_web_search
+
+    return make_web_search(backend, home=acrag_home(home))  # type: ignore[arg-type]
+
+
+@dataclass
+class Deps:
+    """Injected collaborators; None means "build from the Context"."""
+
+    generator: BaseChatModel | None = None
+    rewriter: BaseChatModel | None = None
+    retriever: BaseRetriever | None = None
+    web: Any | None = None
+    """A `stores.web.WebSearch`."""
+    classifier: ComplexityClassifier | None = None
+    evaluator: RetrievalEvaluator | None = None
+    support: SupportChecker | None = None
+    usefulness: UsefulnessJudge | None = None
+
+    def generator_for(self, context: Context) -> BaseChatModel:
+        """Return the answer and IRCoT model."""
+        return self.generator or _chat_model(context.generator_model)
+
+    def rewriter_for(self, context: Context) -> BaseChatModel:
+        """Return the model that condenses follow-ups and writes keywords."""
+        return self.rewriter or _chat_model(context.rewriter_model)
+
+    def retriever_for(self, context: Context) -> BaseRetriever:
+        """Return the local retriever."""
+        if self.retriever is not None:
+            return self.retriever
+        home = str(Path(context.home).expanduser()) if context.home else None
+        mode, url = context.retrieval_mode, context.chroma_url
+        retriever: BaseRetriever = _retriever(home, context.top_k, mode, url, context.collection)
+        return retriever
+
+    def web_for(self, context: Context) -> Any:
+        """Return the web search backend."""
+        return self.web or _web(context.web_backend, context.home)
+
+    def classifier_for(self, context: Context) -> ComplexityClassifier:
+        """Return the complexity classifier."""
+        return self.classifier or make_classifier(context)
+
+    def evaluator_for(self, context: Context) -> RetrievalEvaluator:
+        """Return the retrieval evaluator."""
+        return self.evaluator or make_evaluator(context)
+
+    def support_for(self, context: Context) -> SupportChecker:
+        """Return the support checker (IsSup)."""
+        judge: SupportChecker = self.support or _judge(
+            context.critic, "support", context.judge_model
+        )
+        return judge
+
+    def usefulness_for(self, context: Context) -> UsefulnessJudge:
+        """Return the usefulness judge (IsUse)."""
+        judge: UsefulnessJudge = self.usefulness or _judge(
+            context.critic, "usefulness", context.judge_model
+        )
+        return judge

@@ -1,0 +1,154 @@
+"""The trained CRAG retrieval evaluator and its calibrated thresholds.
+
+`load_evaluator()` returns a MiniLM cross-encoder rebuilt offline from the packaged base model
+plus the committed artifact in `models/artifacts/evaluator/` (see `acrag train evaluator`).
+`load_thresholds()` reads the upper, lower and strip-filter thresholds chosen on the dev files
+from the same artifact's manifest, without loading torch.
+"""
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "ARTIFACT_DIR",
+    "CragAction",
+    "Thresholds",
+    "TrainedEvaluator",
+    "crag_action",
+    "load_evaluator",
+    "load_thresholds",
+]
+
+ARTIFACT_DIR = Path(__file__).resolve().parent / "artifacts" / "evaluator"
+CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """CRAG's decision thresholds on the evaluator's [-1, 1] scale."""
+
+    upper: float
+    """Correct if any passage scores at least this."""
+    lower: float
+    """Incorrect if every passage scores below this."""
+    strip_filter: float
+    """Refinement drops strips scoring below this."""
+
+    def as_dict(self) -> dict[str, float]:
+        """Return the thresholds as a plain dict (for manifests and JSON output)."""
+        return asdict(self)
+
+
+def crag_action(scores: Sequence[float], thresholds: Thresholds) -> CragAction:
+    """Return CRAG's action for one retrieval's scores.
+
+    Correct if any score >= upper, Incorrect if all < lower, Ambiguous otherwise.
+
+    A score exactly at `upper` counts as Correct; one exactly at `lower` is not below it. No
+    scores at all means Incorrect.
+    """
+    if any(score >= thresholds.upper for score in scores):
+        return "Correct"
+    if all(score < thresholds.lower for score in scores):
+        return "Incorrect"
+    return "Ambiguous"
+
+
+def load_thresholds(artifact: Path | None = None) -> Thresholds:
+    """Return the thresholds recorded in the evaluator manifest (no model is loaded)."""
+    from models.training.artifact import MANIFEST, ArtifactError
+
+    path = Path(artifact or ARTIFACT_DIR) / MANIFEST
+    if not path.is_file():
+        raise ArtifactError(f"no evaluator manifest at {path}; run `acrag train evaluator`")
+    values = json.loads(path.read_text()).get("thresholds")
+    if not values:
+        raise ArtifactError(f"{path} records no thresholds; run `acrag train evaluator`")
+    return Thresholds(**{k: float(values[k]) for k in ("upper", "lower", "strip_filter")})
+
+
+class TrainedEvaluator:
+    """A trained MiniLM judge scoring (question, passage) relevance in [-1, 1].
+
+    `logits` maps (questions, passages) to one logit per pair: the embedding head or the
+    fine-tuned cross-encoder, as the artifact's manifest says.
+    """
+
+    def __init__(
+        self, logits: Callable[[Sequence[str], Sequence[str]], Any], manifest: dict[str, Any]
+    ) -> None:
+        self.logits, self.manifest = logits, manifest
+
+    @property
+    def thresholds(self) -> Thresholds | None:
+        """The calibrated thresholds from the manifest, if recorded."""
+        values = self.manifest.get("thresholds")
+        return Thresholds(**values) if values else None
+
+    def score(self, question: str, passages: Sequence[str]) -> list[float]:
+        """Return one relevance score in [-1, 1] per passage."""
+        return self.score_pairs([question] * len(passages), passages)
+
+    def score_pairs(self, questions: Sequence[str], passages: Sequence[str]) -> list[float]:
+        """Score many (question, passage) pairs in batches."""
+        import torch
+
+        if not questions:
+            return []
+        logits = torch.as_tensor(self.logits(list(questions), list(passages))).reshape(-1)
+        return (2 * torch.sigmoid(logits) - 1).tolist()
+
+
+_lock = threading.Lock()
+
+
+def _cross_encoder(folder: Path, quantized: bool) -> TrainedEvaluator:
+    from models.training.artifact import load_artifact, quantize
+    from models.training.loop import batched_logits
+
+    model, tokenizer, manifest = load_artifact(folder, kind="evaluator")
+    model = quantize(model) if quantized else model
+    length = int(manifest.get("max_length", 256))
+
+    def logits(questions: Sequence[str], passages: Sequence[str]) -> Any:
+        return batched_logits(model, tokenizer, questions, passages, max_length=length)[:, 0]
+
+    return TrainedEvaluator(logits, manifest)
+
+
+@cache
+def _load(folder: str, quantized: bool) -> TrainedEvaluator:
+    from models.training.artifact import WEIGHTS, read_manifest
+
+    with _lock:
+        manifest = read_manifest(Path(folder), kind="evaluator")
+        if manifest.get("architecture") != "embedding-head":
+            return _cross_encoder(Path(folder), quantized)
+        from models.training.embed_head import EmbeddingHeadScorer, load_head
+
+        scorer = EmbeddingHeadScorer(load_head(Path(folder) / WEIGHTS))
+        return TrainedEvaluator(scorer.logits, manifest)
+
+
+def load_evaluator(
+    artifact: Path | None = None, *, quantized: bool | None = None
+) -> TrainedEvaluator:
+    """Load the trained evaluator (cached per folder); offline, CPU.
+
+    Args:
+        artifact: Artifact folder; the committed one by default.
+        quantized: Use int8 dynamic quantization (cross-encoder artifacts only); by default as
+            the manifest recommends.
+    """
+    folder = Path(artifact or ARTIFACT_DIR).resolve()
+    if quantized is None:
+        from models.training.artifact import MANIFEST
+
+        manifest = folder / MANIFEST
+        quantized = bool(manifest.is_file() and json.loads(manifest.read_text()).get("quantized"))
+    return _load(str(folder), quantized)

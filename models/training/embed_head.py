@@ -1,0 +1,110 @@
+"""The embedding-head evaluator: a relevance head over frozen MiniLM sentence embeddings.
+
+The question and the passage are embedded separately by the packaged all-MiniLM-L6-v2
+(unit-normalised, as the vector store does), and a small MLP reads SBERT's pair features
+`[u, v, |u - v|, u * v, cos(u, v)]` and outputs one relevance logit. Only the head (about
+0.4 M parameters) is trained, on pre-computed embeddings, so training costs one embedding
+pass over the pairs plus seconds of head updates: this is what fits a shared 2-core CPU,
+where fine-tuning the cross-encoder's top layers got through too few examples (docs/judges.md).
+"""
+
+import logging
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import load_file, save_file
+
+__all__ = ["RelevanceHead", "embed_texts", "fit_head", "load_head", "save_head"]
+
+logger = logging.getLogger(__name__)
+DIM = 384
+
+
+class RelevanceHead(torch.nn.Module):
+    """An MLP over SBERT pair features, one logit out."""
+
+    def __init__(self, *, hidden: int = 256, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.net = torch.nn.Sequential(
+            torch.nn.Linear(4 * DIM + 1, hidden),
+            torch.nn.GELU(),
+            torch.nn.Dropout(dropout),
+            torch.nn.Linear(hidden, 1),
+        )
+
+    def forward(self, questions: torch.Tensor, passages: torch.Tensor) -> torch.Tensor:
+        """Return one logit per (question, passage) embedding row pair."""
+        cosine = (questions * passages).sum(-1, keepdim=True)
+        features = [questions, passages, (questions - passages).abs(), questions * passages, cosine]
+        return self.net(torch.cat(features, dim=-1)).squeeze(-1)
+
+
+def embed_texts(texts: Sequence[str], *, batch_size: int = 64) -> dict[str, torch.Tensor]:
+    """Embed each distinct text once with the packaged MiniLM; return text -> vector."""
+    from models.embeddings import MiniLMEmbeddings
+
+    distinct = sorted(set(texts), key=len)
+    model = MiniLMEmbeddings(batch_size=batch_size).model
+    vectors = model.encode(
+        distinct, batch_size=batch_size, normalize_embeddings=True, convert_to_tensor=True,
+        show_progress_bar=len(distinct) > 256,
+    )
+    return {text: vectors[i].float().cpu() for i, text in enumerate(distinct)}
+
+
+def fit_head(
+    questions: torch.Tensor, passages: torch.Tensor, labels: torch.Tensor, *,
+    epochs: int = 30, batch_size: int = 128, lr: float = 1e-3, seed: int = 0,
+) -> tuple[RelevanceHead, float]:
+    """Train a head with binary cross-entropy (AdamW); return it (eval mode) and the last loss."""
+    torch.manual_seed(seed)
+    head = RelevanceHead()
+    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
+    order = list(range(len(labels)))
+    rng, loss_value = random.Random(seed), float("nan")
+    head.train()
+    for _ in range(epochs):
+        rng.shuffle(order)
+        for start in range(0, len(order), batch_size):
+            batch = torch.tensor(order[start : start + batch_size])
+            logits = head(questions[batch], passages[batch])
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels[batch].float())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_value = loss.item()
+    head.eval()
+    return head, loss_value
+
+
+def save_head(head: RelevanceHead, path: Path) -> None:
+    """Write the head's tensors (float32; well under 2 MB)."""
+    save_file({k: v.contiguous() for k, v in head.state_dict().items()}, str(path))
+
+
+def load_head(path: Path) -> RelevanceHead:
+    """Read a head saved by `save_head`, in eval mode."""
+    head = RelevanceHead()
+    head.load_state_dict(load_file(str(path)))
+    head.eval()
+    return head
+
+
+class EmbeddingHeadScorer:
+    """Scores (question, passage) pairs with the frozen embedder and a trained head."""
+
+    def __init__(self, head: RelevanceHead) -> None:
+        self.head = head
+
+    @torch.inference_mode()
+    def logits(self, questions: Sequence[str], passages: Sequence[str]) -> torch.Tensor:
+        """Return one logit per pair; each distinct text is embedded once."""
+        if not questions:
+            return torch.empty(0)
+        vectors: dict[str, Any] = embed_texts([*questions, *passages])
+        q = torch.stack([vectors[t] for t in questions])
+        p = torch.stack([vectors[t] for t in passages])
+        return self.head(q, p)

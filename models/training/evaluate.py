@@ -1,0 +1,73 @@
+"""Evaluate the committed judges on any data file in the shared schema (`acrag judges eval`)."""
+
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from models.training.calibrate import pair_metrics
+from models.training.data import build_pairs
+from models.training.labels import ROUTES, read_label_file, route_labels
+from models.training.metrics import accuracy, confusion_matrix
+
+__all__ = ["evaluate_classifier", "evaluate_evaluator"]
+
+
+def evaluate_evaluator(
+    records: list[dict[str, Any]], *, artifact: Path | None = None, seed: int = 0
+) -> dict[str, Any]:
+    """Score (question, passage) pairs with hard and easy distractors; accuracy and AUC.
+
+    Pairs: every relevant passage, one same-question non-relevant passage per relevant one
+    (hard) and one other question's passage per question (easy). A score >= 0 means relevant.
+    """
+    from models.evaluator import load_evaluator
+
+    evaluator = load_evaluator(artifact)
+    pairs = build_pairs(records, seed=seed)
+    scores = evaluator.score_pairs(
+        [p.question for p in pairs], [p.text for p in pairs], progress=True
+    )
+    result: dict[str, Any] = {"all": pair_metrics([p.label for p in pairs], scores)}
+    by_dataset: dict[str, list[int]] = defaultdict(list)
+    for index, pair in enumerate(pairs):
+        by_dataset[pair.dataset].append(index)
+    for dataset, indices in sorted(by_dataset.items()):
+        result[dataset] = pair_metrics(
+            [pairs[i].label for i in indices], [scores[i] for i in indices]
+        )
+    hard = [i for i, p in enumerate(pairs) if p.kind in ("positive", "hard")]
+    result["positive_vs_hard"] = pair_metrics(
+        [pairs[i].label for i in hard], [scores[i] for i in hard]
+    )
+    result["thresholds"] = evaluator.thresholds.as_dict() if evaluator.thresholds else None
+    return result
+
+
+def evaluate_classifier(
+    records: list[dict[str, Any]], *, artifact: Path | None = None, labels_file: Path | None = None
+) -> dict[str, Any]:
+    """Compare predicted routes with silver-plus-bias labels; confusion matrix and route mix."""
+    from models.classifier import load_classifier
+
+    silver = read_label_file(labels_file) if labels_file else {}
+    labels = route_labels(records, silver)
+    decisions = load_classifier(artifact).classify([r["question"] for r in records])
+    gold = [route for route, _ in labels]
+    predicted = [d.route for d in decisions]
+    silver_idx = [i for i, (_, source) in enumerate(labels) if source == "silver"]
+    mix: dict[str, Counter[str]] = defaultdict(Counter)
+    for record, route in zip(records, predicted, strict=True):
+        mix[record["dataset"]][route] += 1
+    return {
+        "questions": len(records),
+        "accuracy": accuracy(gold, predicted),
+        "silver_only_accuracy": accuracy(
+            [gold[i] for i in silver_idx], [predicted[i] for i in silver_idx]
+        ),
+        "labels": {
+            "silver": dict(Counter(r for r, s in labels if s == "silver")),
+            "bias": dict(Counter(r for r, s in labels if s == "bias")),
+        },
+        "confusion": confusion_matrix(gold, predicted, ROUTES),
+        "route_mix": {d: {r: c[r] for r in ROUTES} for d, c in sorted(mix.items())},
+    }

@@ -1,0 +1,111 @@
+"""Helpers shared by the nodes.
+
+Model calls kept out of the answer stream, judge retries, passages rendered as tagged data.
+"""
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import RunnableConfig
+
+from graphs.state import Passage, Strip
+
+__all__ = [
+    "NOSTREAM",
+    "call_model",
+    "format_passages",
+    "label",
+    "mean_logprob",
+    "text_of",
+    "valid_scores",
+    "with_retries",
+]
+
+NOSTREAM = ["nostream"]
+"""Tag for model calls whose tokens must not reach the `messages` stream."""
+
+T = TypeVar("T")
+
+
+def call_model(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    *,
+    max_tokens: int,
+    name: str,
+    stop: list[str] | None = None,
+    **options: Any,
+) -> AIMessage:
+    """Invoke a chat model outside the answer stream and return its message."""
+    config: RunnableConfig = {"tags": NOSTREAM, "run_name": name}
+    result = model.invoke(
+        list(messages), config=config, stop=stop, max_tokens=max_tokens, **options
+    )
+    if not isinstance(result, AIMessage):
+        raise ValueError(f"the model returned {type(result).__name__}, not a message")
+    return result
+
+
+def text_of(message: AIMessage) -> str:
+    """Return a message's text content."""
+    content = message.content
+    if isinstance(content, str):
+        return content.strip()
+    return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content).strip()
+
+
+def mean_logprob(message: AIMessage) -> float | None:
+    """Return the mean token log-probability of a message, when the model reported them."""
+    content = (message.response_metadata.get("logprobs") or {}).get("content") or []
+    values = [e["logprob"] for e in content if isinstance(e, dict) and "logprob" in e]
+    return sum(values) / len(values) if values else None
+
+
+def with_retries(
+    call: Callable[[], T], *, attempts: int, check: Callable[[T], bool] = lambda _: True
+) -> tuple[T, None] | tuple[None, str]:
+    """Run `call` up to `attempts` times until it returns something `check` accepts.
+
+    Returns:
+        The accepted value and None, or None and the last problem seen.
+    """
+    problem = "no attempt made"
+    for _ in range(attempts):
+        try:
+            value = call()
+        except Exception as error:  # noqa: BLE001 - any judge failure means "junk": retry
+            problem = f"{type(error).__name__}: {error}"
+            continue
+        if check(value):
+            return value, None
+        problem = f"invalid output: {value!r}"[:300]
+    return None, problem
+
+
+def valid_scores(scores: object, count: int) -> bool:
+    """Return whether `scores` is `count` finite floats in [-1, 1]."""
+    return (
+        isinstance(scores, list)
+        and len(scores) == count
+        and all(isinstance(s, int | float) and math.isfinite(s) and -1 <= s <= 1 for s in scores)
+    )
+
+
+def label(item: Passage | Strip) -> str:
+    """Return where a passage or strip comes from: URL, or source#position."""
+    if item["origin"] == "web":
+        return item["url"] or item["source"]
+    position = item["position"]
+    return item["source"] if position is None else f"{item['source']}#{position}"
+
+
+def format_passages(items: Sequence[Passage | Strip]) -> str:
+    """Render passages or strips as numbered, tagged data blocks."""
+    blocks = [
+        f'<passage id="{i}" title="{item["title"]}">\n{item["text"].strip()}\n</passage>'
+        for i, item in enumerate(items, start=1)
+    ]
+    return "\n".join(blocks)

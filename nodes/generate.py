@@ -1,0 +1,92 @@
+"""Node `generate`: write candidate answers, one per group of top strips (Self-RAG style)."""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from graphs.context import Context
+from graphs.deps import Deps
+from graphs.state import Candidate, State, Strip
+from models.llamacpp import ChatLlamaCpp
+from nodes._common import call_model, format_passages, mean_logprob, text_of
+from prompts.generate import (
+    ANSWER_SYSTEM,
+    ANSWER_WITH_KNOWLEDGE,
+    ANSWER_WITHOUT_KNOWLEDGE,
+    CLOSED_BOOK_SYSTEM,
+    REASONING_BLOCK,
+)
+
+__all__ = ["clean_answer", "evidence_groups", "generate"]
+
+_PREFIX = re.compile(r"^\s*(answer\s*:|so the answer is\s*:?)\s*", re.IGNORECASE)
+
+
+def evidence_groups(kept: Sequence[Strip], *, count: int, per_passage: bool) -> list[list[Strip]]:
+    """Return the evidence of each candidate: all kept strips, then the best passages alone."""
+    groups = [list(kept)]
+    if not per_passage or count < 2:
+        return groups
+    by_passage: dict[str, list[Strip]] = {}
+    for strip in kept:
+        by_passage.setdefault(strip["passage_hash"], []).append(strip)
+    if len(by_passage) < 2:
+        return groups
+    ranked = sorted(by_passage.values(), key=lambda g: -max(s["score"] for s in g))
+    return groups + ranked[: count - 1]
+
+
+def clean_answer(reply: str) -> str:
+    """Return the answer's first paragraph without an "Answer:" or "So the answer is:" prefix."""
+    text = reply.strip().split("\n\n")[0].strip()
+    return _PREFIX.sub("", text).strip()
+
+
+def _prompt(state: State, evidence: Sequence[Strip]) -> str:
+    question = state["standalone_question"]
+    if not evidence:
+        return ANSWER_WITHOUT_KNOWLEDGE.format(question=question)
+    reasoning = state.get("reasoning") or []
+    block = REASONING_BLOCK.format(sentences="\n".join(reasoning)) if reasoning else ""
+    return ANSWER_WITH_KNOWLEDGE.format(
+        passages=format_passages(evidence), reasoning=block, question=question
+    )
+
+
+def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Write the candidates (kept out of the answer stream until `reflect` picks one)."""
+    context = runtime.context
+    kept = [s for s in state.get("strips") or [] if s["kept"]] if state.get("route") != "A" else []
+    count = context.candidates if context.reflect else 1
+    groups = evidence_groups(kept, count=count, per_passage=state.get("route") == "B")
+    model = deps.generator_for(context)
+    options: dict[str, Any] = {}
+    if context.use_logprobs and "logprobs" in type(model).model_fields:
+        options["logprobs"] = True
+    if isinstance(model, ChatLlamaCpp) and context.repeat_penalty != 1.0:
+        options["repeat_penalty"] = context.repeat_penalty
+    if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
+        options |= {"temperature": 0.7, "seed": state["retries"]}
+    candidates = []
+    for evidence in groups:
+        system = ANSWER_SYSTEM if evidence else CLOSED_BOOK_SYSTEM
+        messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence))]
+        reply = call_model(
+            model, messages, max_tokens=context.max_answer_tokens, name="generate", **options
+        )
+        candidates.append(
+            Candidate(
+                text=clean_answer(text_of(reply)),
+                strip_hashes=[s["hash"] for s in evidence],
+                logprob=mean_logprob(reply),
+                is_rel=0.0,
+                is_sup=0.0,
+                support="none",
+                is_use=0.0,
+                score=0.0,
+            )
+        )
+    return {"candidates": candidates}

@@ -1,0 +1,128 @@
+"""Node `refine_strips`: CRAG's knowledge refinement ("decompose, then recompose").
+
+Usable passages are split into strips, every new strip is scored by the evaluator, strips under
+the filter threshold are dropped, the top k are kept and rejoined in their original order.
+"""
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from graphs.context import Context
+from graphs.deps import Deps
+from graphs.events import event
+from graphs.state import Passage, State, Strip, content_hash
+from nodes._common import label, valid_scores, with_retries
+
+__all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def split_strips(
+    text: str, *, mode: Literal["sentences", "words", "passage"], sentences: int, words: int
+) -> list[str]:
+    """Split a passage into strips: groups of sentences, word windows, or the whole passage."""
+    text = " ".join(text.split())
+    if mode == "passage" or not text:
+        return [text] if text else []
+    if mode == "words":
+        tokens = text.split()
+        return [" ".join(tokens[i : i + words]) for i in range(0, len(tokens), words)]
+    parts = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    return [" ".join(parts[i : i + sentences]) for i in range(0, len(parts), sentences)]
+
+
+def usable_passages(state: State) -> list[Passage]:
+    """Return the passages refinement may use: web ones always, local ones unless Incorrect."""
+    drop_local = state.get("route") != "C" and state.get("crag_action") == "Incorrect"
+    return [p for p in state.get("passages") or [] if p["origin"] == "web" or not drop_local]
+
+
+def select_strips(
+    strips: Sequence[Strip], passages: Sequence[Passage], *, threshold: float, top_k: int
+) -> list[Strip]:
+    """Mark the kept strips (above `threshold`, top `top_k`) and return all in original order."""
+    rank = {p["hash"]: i for i, p in enumerate(passages)}
+    eligible = [s for s in strips if s["passage_hash"] in rank and s["score"] >= threshold]
+    best = {s["hash"] for s in sorted(eligible, key=lambda s: -s["score"])[:top_k]}
+    ordered = sorted(strips, key=lambda s: (rank.get(s["passage_hash"], len(rank)), s["order"]))
+    return [{**s, "kept": s["hash"] in best} for s in ordered]
+
+
+def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -> list[Strip]:
+    strips = []
+    for passage in passages:
+        if passage["hash"] in seen:
+            continue
+        pieces = split_strips(
+            passage["text"],
+            mode=context.strip_mode,
+            sentences=context.strip_sentences,
+            words=context.strip_words,
+        )
+        for order, piece in enumerate(pieces):
+            strips.append(
+                Strip(
+                    hash=content_hash(f"{passage['hash']}:{order}:{piece}"),
+                    passage_hash=passage["hash"],
+                    order=order,
+                    text=piece,
+                    title=passage["title"],
+                    source=passage["source"],
+                    position=passage["position"],
+                    url=passage["url"],
+                    origin=passage["origin"],
+                    score=passage["score"] or 0.0,
+                    kept=False,
+                )
+            )
+    return strips
+
+
+def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Score the strips of newly usable passages and select the knowledge."""
+    context = runtime.context
+    passages = usable_passages(state)
+    old = list(state.get("strips") or [])
+    new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
+    events = []
+    if new:
+        evaluator = deps.evaluator_for(context)
+        question = state["standalone_question"]
+        scores, problem = with_retries(
+            lambda: [float(s) for s in evaluator.score(question, [s["text"] for s in new])],
+            attempts=context.judge_attempts,
+            check=lambda s: valid_scores(s, len(new)),
+        )
+        if scores is None:  # keep each strip's passage score instead
+            events.append(
+                event(
+                    runtime,
+                    "fallback",
+                    "refine_strips",
+                    judge="evaluator",
+                    problem=problem,
+                    used="passage scores",
+                )
+            )
+        else:
+            new = [{**s, "score": round(v, 4)} for s, v in zip(new, scores, strict=True)]
+    strips = select_strips(
+        [*old, *new], passages, threshold=context.strip_threshold, top_k=context.strips_top_k
+    )
+    kept = [s for s in strips if s["kept"]]
+    events.append(
+        event(
+            runtime,
+            "strips",
+            "refine_strips",
+            kept=len(kept),
+            dropped=len(strips) - len(kept),
+            mode=context.strip_mode,
+            strips=[{"from": label(s), "score": s["score"], "text": s["text"][:120]} for s in kept],
+        )
+    )
+    return {"strips": strips, "events": events}

@@ -1,0 +1,166 @@
+"""Node `reflect`: Self-RAG critique of the candidates, ranking, and a bounded retry.
+
+score = p(answer) + w_rel * IsRel + w_sup * IsSup + w_use * IsUse, where p(answer) is the
+exponentiated mean token log-probability (0 when the model does not report it), IsRel the mean
+relevance of the evidence, IsSup = P(full) + 0.5 * P(partial), IsUse = (usefulness - 1) / 4.
+"""
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graphs.context import Context
+from graphs.deps import Deps
+from graphs.events import event
+from graphs.state import Candidate, State, Strip
+from models.judges import SupportLevel
+from nodes._common import with_retries
+
+__all__ = ["RETRY_STEPS", "rank_candidates", "reflect"]
+
+RETRY_STEPS = 12
+"""Super-steps a retry may need; with fewer left, the run finishes instead."""
+
+_NEUTRAL_SUPPORT: dict[SupportLevel, float] = {"full": 0.0, "partial": 1.0, "none": 0.0}
+
+
+def rank_candidates(candidates: Sequence[Candidate], context: Context) -> list[Candidate]:
+    """Score candidates with the Context's weights and return them best first."""
+    scored: list[Candidate] = []
+    for c in candidates:
+        p = math.exp(c["logprob"]) if context.use_logprobs and c["logprob"] is not None else 0.0
+        weighted = context.w_rel * c["is_rel"] + context.w_sup * c["is_sup"]
+        item = Candidate(**c)
+        item["score"] = round(p + weighted + context.w_use * c["is_use"], 4)
+        scored.append(item)
+    if context.support_filter:
+        scored = [c for c in scored if c["support"] != "none"] or scored
+    return sorted(scored, key=lambda c: -c["score"])
+
+
+def _valid_support(found: object) -> bool:
+    return isinstance(found, dict) and abs(sum(found.values()) - 1) < 1e-3
+
+
+def _support(
+    candidate: Candidate,
+    evidence: list[Strip],
+    question: str,
+    runtime: Runtime[Context],
+    deps: Deps,
+) -> tuple[dict[SupportLevel, float], list[dict[str, Any]]]:
+    context = runtime.context
+    checker = deps.support_for(context)
+    found, problem = with_retries(
+        lambda: checker.support(question, candidate["text"], [s["text"] for s in evidence]),
+        attempts=context.judge_attempts,
+        check=_valid_support,
+    )
+    if found is not None:
+        return found, []
+    fallback = event(
+        runtime, "fallback", "reflect", judge="support", problem=problem, used="partial"
+    )
+    return _NEUTRAL_SUPPORT, [fallback]
+
+
+def _valid_use(value: float) -> bool:
+    return 1 <= value <= 5
+
+
+def _usefulness(
+    candidate: Candidate, question: str, runtime: Runtime[Context], deps: Deps
+) -> tuple[float, list[dict[str, Any]]]:
+    judge = deps.usefulness_for(runtime.context)
+    use, problem = with_retries(
+        lambda: float(judge.usefulness(question, candidate["text"])),
+        attempts=runtime.context.judge_attempts,
+        check=_valid_use,
+    )
+    if use is not None:
+        return use, []
+    fallback = event(runtime, "fallback", "reflect", judge="usefulness", problem=problem, used=3.0)
+    return 3.0, [fallback]
+
+
+def _critique(
+    candidate: Candidate,
+    strips: dict[str, Strip],
+    question: str,
+    runtime: Runtime[Context],
+    deps: Deps,
+) -> tuple[Candidate, list[dict[str, Any]]]:
+    evidence = [strips[h] for h in candidate["strip_hashes"] if h in strips]
+    support, events = _NEUTRAL_SUPPORT, list[dict[str, Any]]()
+    if evidence:  # without evidence (route A) support is not judged
+        support, events = _support(candidate, evidence, question, runtime, deps)
+    use, more = _usefulness(candidate, question, runtime, deps)
+    done = Candidate(**candidate)
+    done["is_rel"] = (
+        round(sum((s["score"] + 1) / 2 for s in evidence) / len(evidence), 4) if evidence else 0.0
+    )
+    done["is_sup"] = round(support["full"] + 0.5 * support["partial"], 4)
+    done["support"] = max(support, key=lambda k: support[k]) if evidence else "partial"
+    done["is_use"] = round((use - 1) / 4, 4)
+    return done, events + more
+
+
+def reflect(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Critique and rank the candidates; ask for a retry when the best one is unsupported."""
+    context = runtime.context
+    strips = {s["hash"]: s for s in state.get("strips") or []}
+    critiqued, events = [], []
+    for candidate in state.get("candidates") or []:
+        done, found = _critique(candidate, strips, state["standalone_question"], runtime, deps)
+        critiqued.append(done)
+        events += found
+    ranked = rank_candidates(critiqued, context) if context.reflect else critiqued
+    events.append(
+        event(
+            runtime,
+            "critique",
+            "reflect",
+            weights=[context.w_rel, context.w_sup, context.w_use],
+            candidates=[
+                {
+                    k: c[k]
+                    for k in ("text", "score", "is_rel", "is_sup", "support", "is_use", "logprob")
+                }
+                for c in ranked
+            ],
+        )
+    )
+    updates: dict[str, Any] = {"candidates": ranked, "events": events, "retry_action": None}
+    unsupported = bool(ranked) and ranked[0]["support"] == "none"
+    if not (context.reflect and unsupported):
+        return updates
+    retries = state.get("retries", 0)
+    if (
+        retries < context.max_retries
+        and state.get("remaining_steps", RETRY_STEPS + 1) > RETRY_STEPS
+    ):
+        events.append(
+            event(
+                runtime,
+                "retry",
+                "reflect",
+                attempt=retries + 1,
+                action=context.retry_action,
+                why="best answer is unsupported",
+            )
+        )
+        return updates | {"retries": retries + 1, "retry_action": context.retry_action}
+    reason = f"the answer is not supported by the evidence after {retries} retries (cap reached)"
+    events.append(
+        event(
+            runtime,
+            "cap_reached",
+            "reflect",
+            cap="max_retries",
+            limit=context.max_retries,
+            reason=reason,
+        )
+    )
+    return updates | {"stop_reason": state.get("stop_reason") or reason}

@@ -1,0 +1,53 @@
+"""Node `web_search`: search the web (or the offline web corpus) and split pages into paragraphs."""
+
+from typing import Any
+
+from langchain_core.documents import Document
+from langgraph.runtime import Runtime
+
+from graphs.context import Context
+from graphs.deps import Deps
+from graphs.events import event
+from graphs.state import Passage, State
+from nodes.retrieve import to_passage
+
+__all__ = ["paragraphs", "web_search"]
+
+_MIN_PARAGRAPH_CHARS = 40
+
+
+def paragraphs(document: Document) -> list[Document]:
+    """Split a web page into its paragraphs (blank-line separated), keeping the metadata."""
+    parts = [p.strip() for p in document.page_content.split("\n\n")]
+    kept = [p for p in parts if len(p) >= _MIN_PARAGRAPH_CHARS] or [document.page_content.strip()]
+    return [
+        Document(page_content=p, metadata={**document.metadata, "origin": "web"}) for p in kept if p
+    ]
+
+
+def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Search for the rewritten query; the paragraphs join the passages as web knowledge."""
+    context = runtime.context
+    query = state.get("search_query") or state["standalone_question"]
+    step = state.get("retrievals", 0)
+    if context.web_backend == "none":
+        backend, degraded, found = "none", "web search is disabled", []
+    else:
+        results = deps.web_for(context).search(query, max_results=context.web_k)
+        backend, degraded = results.backend, results.degraded
+        found = [p for d in results.documents for p in paragraphs(d)]
+    passages: list[Passage] = [to_passage(d, query=query, step=step) for d in found]
+    for passage in passages:  # graded during refinement, strip by strip
+        passage["score"] = 0.0
+    events = [
+        event(
+            runtime,
+            "web_results",
+            "web_search",
+            query=query,
+            backend=backend,
+            degraded=degraded,
+            results=[{"title": p["title"], "url": p["url"]} for p in passages],
+        )
+    ]
+    return {"passages": passages, "web_searched": True, "events": events}

@@ -1,0 +1,189 @@
+"""Reading sources into titled passages: text, Markdown, HTML, PDF and JSONL files.
+
+Every problem with one file raises `SkippedFile` with a reason a user can act on; the caller
+reports it and moves on to the next file.
+"""
+
+import json
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_MAX_FILE_MB",
+    "SUPPORTED_SUFFIXES",
+    "LoadedSource",
+    "Passage",
+    "SkippedFile",
+    "expand_paths",
+    "load_source",
+]
+
+logger = logging.getLogger(__name__)
+
+SUPPORTED_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"})
+DEFAULT_MAX_FILE_MB = 20.0
+_SNIFF_BYTES = 8192
+
+
+class SkippedFile(Exception):
+    """A file that cannot be indexed; the message says why."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A titled piece of text: a whole document, or one JSONL passage."""
+
+    title: str
+    text: str
+    url: str | None = None
+
+
+@dataclass
+class LoadedSource:
+    """The passages read from one source file, with notes about anything odd."""
+
+    source: str
+    passages: list[Passage]
+    notes: list[str] = field(default_factory=list)
+    keyed_by_title: bool = False
+
+
+def expand_paths(paths: Sequence[Path]) -> Iterator[tuple[Path, str | None]]:
+    """Yield each file to ingest, with an error message instead for missing paths.
+
+    Folders are walked recursively; hidden entries and unsupported suffixes inside folders
+    are ignored, while a file named explicitly is always yielded (and rejected later if
+    its type is unsupported).
+    """
+    for path in paths:
+        if path.is_dir():
+            yield from _walk(path)
+        elif path.exists():
+            yield path, None
+        else:
+            yield path, "no such file or folder"
+
+
+def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
+    errors: list[OSError] = []
+    for root, dirs, files in os.walk(folder, onerror=errors.append):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = Path(root) / name
+            if not name.startswith(".") and path.suffix.lower() in SUPPORTED_SUFFIXES:
+                yield path, None
+    for error in errors:
+        yield Path(error.filename or folder), f"cannot read folder: {error.strerror}"
+
+
+def _read_bytes(path: Path, max_mb: float) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > max_mb * 1024 * 1024:
+            raise SkippedFile(f"{size / 1048576:.0f} MB is over the {max_mb:g} MB limit per file")
+        data = path.read_bytes()
+    except OSError as error:
+        raise SkippedFile(f"cannot read: {error.strerror or error}") from error
+    if not data.strip():
+        raise SkippedFile("empty file")
+    return data
+
+
+def _decode(data: bytes, notes: list[str]) -> str:
+    if b"\x00" in data[:_SNIFF_BYTES]:
+        raise SkippedFile("binary content, not text (contains NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise SkippedFile(
+                f"not UTF-8 text (invalid byte at offset {error.start}); convert it to UTF-8"
+            ) from error
+        notes.append("not UTF-8; read as Windows-1252")
+        return text
+
+
+def _title_from_markdown(text: str, default: str) -> str:
+    for line in text.splitlines():
+        if line.startswith("# "):
+            return line[2:].strip() or default
+    return default
+
+
+def _html(text: str, default: str) -> tuple[str, str]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(text, "html.parser")
+    title = soup.title.get_text(strip=True) if soup.title else ""
+    for tag in soup(["script", "style", "noscript", "template"]):
+        tag.decompose()
+    body = soup.body or soup
+    return title or default, body.get_text("\n")
+
+
+def _pdf(path: Path, data: bytes, default: str) -> tuple[str, str]:
+    import io
+
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise SkippedFile("encrypted PDF (needs a password)")
+        pages = [page.extract_text() or "" for page in reader.pages]
+        title = (reader.metadata.title if reader.metadata else None) or default
+    except SkippedFile:
+        raise
+    except Exception as error:  # pypdf raises many types for broken files
+        raise SkippedFile(f"corrupt or unreadable PDF ({type(error).__name__}: {error})") from error
+    return str(title), "\n\n".join(pages)
+
+
+def _jsonl(text: str, notes: list[str]) -> list[Passage]:
+    passages: dict[tuple[str, str], Passage] = {}
+    bad = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            items = record["passages"] if "passages" in record else [record]
+            for item in items:
+                passage = Passage(str(item["title"]), str(item["text"]), item.get("url"))
+                passages.setdefault((passage.title, passage.text), passage)
+        except (ValueError, KeyError, TypeError):
+            bad += 1
+    if bad:
+        notes.append(f"{bad} malformed JSONL line(s) skipped")
+    return list(passages.values())
+
+
+def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LoadedSource:
+    """Read `path` into passages, raising `SkippedFile` with the reason if it cannot be used."""
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
+    data = _read_bytes(path, max_file_mb)
+    source, stem = str(path.resolve()), path.stem
+    notes: list[str] = []
+    if suffix == ".pdf":
+        title, text = _pdf(path, data, stem)
+    else:
+        text = _decode(data, notes)
+        if suffix == ".jsonl":
+            passages = _jsonl(text, notes)
+            if not passages:
+                raise SkippedFile("no passages with 'title' and 'text' in this JSONL file")
+            return LoadedSource(source, passages, notes, keyed_by_title=True)
+        if suffix in {".html", ".htm"}:
+            title, text = _html(text, stem)
+        else:
+            title = _title_from_markdown(text, stem) if suffix != ".txt" else stem
+    if not text.strip():
+        raise SkippedFile("no extractable text")
+    return LoadedSource(source, [Passage(title, text)], notes)

@@ -1,0 +1,80 @@
+import pytest
+
+import bench.corpus
+import bench.runner
+from app.cli import main
+from app.cmd_eval import parse_settings, parse_shares
+from models.errors import UserError
+
+from .conftest import FakeRunner
+
+
+def test_parse_shares_and_settings():
+    assert parse_shares("0.5,0,0.25,0.5") == [0.0, 0.25, 0.5]
+    with pytest.raises(UserError):
+        parse_shares("0,2")
+    with pytest.raises(UserError):
+        parse_shares("half")
+    assert parse_settings(["top_k=6", "evaluator=trained", "reflect=false"]) == {
+        "top_k": 6,
+        "evaluator": "trained",
+        "reflect": False,
+    }
+    with pytest.raises(UserError):
+        parse_settings(["no_such_setting=1"])
+
+
+def test_cli_runs_writes_reports_and_resumes(tmp_path, data_file, monkeypatch, capsys):
+    built = []
+
+    def fake_runner(**kwargs):
+        built.append(kwargs)
+        return FakeRunner()
+
+    monkeypatch.setattr(bench.runner, "GraphRunner", fake_runner)
+    monkeypatch.setattr(bench.corpus, "_store_ingest", lambda jsonl, home, collection: None)
+    out = tmp_path / "out"
+    argv = [
+        "--home",
+        str(tmp_path / "home"),
+        "eval",
+        "--data",
+        str(data_file),
+        "--strategies",
+        "no-retrieval,single,adaptive-oracle",
+        "--out",
+        str(out),
+        "--limit",
+        "2",
+        "--set",
+        "top_k=3",
+        "--no-warm-up",
+    ]
+    assert main(argv) == 0
+    shown = capsys.readouterr().out
+    assert "| single | 2 | 100.0 |" in shown
+    assert "| adaptive-oracle | 2 | 100.0 |" in shown
+    assert {p.name for p in out.iterdir()} >= {
+        "records.jsonl",
+        "oracle.jsonl",
+        "results.md",
+        "summary.json",
+        "f1_vs_time.png",
+    }
+    assert built[0]["settings"] == {"top_k": 3}
+    assert main(argv) == 0
+    assert len(built) == 1  # the second run found everything done
+
+
+def test_cli_rejects_unknown_strategy(tmp_path, data_file, capsys):
+    argv = [
+        "eval",
+        "--data",
+        str(data_file),
+        "--strategies",
+        "single,magic",
+        "--out",
+        str(tmp_path / "out"),
+    ]
+    assert main(argv) == 2
+    assert "unknown strategies" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+import pytest
+
+from bench.harness import RECORDS_FILE, run_eval
+from bench.records import read_records
+
+from .conftest import FakeRunner, fake_ingest
+
+
+def test_run_scores_every_question_and_strategy(config):
+    runner = FakeRunner()
+    records = run_eval(config, runner, ingest=fake_ingest)
+    assert len(runner.calls) == 9  # 3 questions x 3 runnable strategies; the oracle runs nothing
+    by_key = {(r.id, r.strategy): r for r in records}
+    assert by_key[("id0", "no-retrieval")].acc == 0.0
+    assert by_key[("id0", "single")].em == 1.0
+    assert by_key[("id2", "single")].acc == 0.0
+    assert by_key[("id0", "adaptive-oracle")].oracle_of == "single"
+    assert by_key[("id2", "adaptive-oracle")].oracle_of == "ircot"
+    assert by_key[("id1", "ircot")].route == "C"
+    assert by_key[("id1", "ircot")].llm_calls == 1
+
+
+def test_resume_after_a_kill_runs_only_what_is_missing(config):
+    with pytest.raises(KeyboardInterrupt):
+        run_eval(config, FakeRunner(stop_after=4), ingest=fake_ingest)
+    assert len(read_records(config.out / RECORDS_FILE)) == 4
+    # a kill in the middle of a write leaves half a line behind
+    with (config.out / RECORDS_FILE).open("a") as out:
+        out.write('{"dataset": "toy", "id": "id1", "stra')
+    second = FakeRunner()
+    records = run_eval(config, second, ingest=fake_ingest)
+    assert len(second.calls) == 5
+    assert ("q0", "no-retrieval") not in second.calls
+    assert len([r for r in records if r.strategy != "adaptive-oracle"]) == 9
+    assert len(read_records(config.out / RECORDS_FILE)) == 9
+    third = FakeRunner()
+    run_eval(config, third, ingest=fake_ingest)
+    assert third.calls == []
+
+
+def test_failed_questions_are_recorded_then_retried(config):
+    records = run_eval(config, FakeRunner(fail_on={("q1", "ircot")}), ingest=fake_ingest)
+    failed = [r for r in records if r.error]
+    assert [(r.id, r.strategy) for r in failed] == [("id1", "ircot")]
+    assert "graph broke" in (failed[0].error or "")
+    retry = FakeRunner()
+    records = run_eval(config, retry, ingest=fake_ingest)
+    assert retry.calls == [("q1", "ircot")]
+    assert not [r for r in records if r.error]
+
+
+def test_a_runner_factory_is_not_called_without_work(config):
+    run_eval(config, FakeRunner(), ingest=fake_ingest)
+
+    def factory():
+        raise AssertionError("nothing to run: the runner must not be built")
+
+    assert len(run_eval(config, factory, ingest=fake_ingest)) == 12
+
+
+def test_drop_gold_runs_each_share_on_its_own_index(config, tmp_path):
+    config.strategies = ["single", "crag"]
+    config.drop_gold = [0.0, 0.5]
+    homes = []
+
+    class Recording(FakeRunner):
+        def run(self, question, strategy, *, home):
+            homes.append(home)
+            return super().run(question, strategy, home=home)
+
+    records = run_eval(config, Recording(), ingest=fake_ingest)
+    assert len(records) == 12
+    assert len(set(homes)) == 2
+    assert {r.drop_gold for r in records} == {0.0, 0.5}
+
+
+def test_results_of_another_model_or_corpus_are_not_reused(config, tmp_path):
+    run_eval(config, FakeRunner(), ingest=fake_ingest)
+    config.model = "qwen2.5-coder-0.5b"
+    other_model = FakeRunner()
+    records = run_eval(config, other_model, ingest=fake_ingest)
+    assert len(other_model.calls) == 9
+    assert {r.model for r in records} == {"qwen2.5-coder-0.5b"}
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text('{"title": "E", "text": "An extra passage."}\n')
+    config.extra_corpus = [extra]
+    other_corpus = FakeRunner()
+    run_eval(config, other_corpus, ingest=fake_ingest)
+    assert len(other_corpus.calls) == 9

@@ -1,0 +1,58 @@
+from bench.oracle import oracle_choice, oracle_records
+from bench.records import Record
+
+
+def rec(strategy, *, acc, f1=0.0, qid="1", error=None):
+    return Record(
+        dataset="d",
+        id=qid,
+        strategy=strategy,
+        question="q",
+        answers=["a"],
+        prediction=strategy,
+        em=acc,
+        f1=f1 or acc,
+        acc=acc,
+        error=error,
+        seconds={"no-retrieval": 1, "single": 2, "ircot": 9}.get(strategy, 5),
+    )
+
+
+def test_simplest_correct_strategy_wins():
+    pick = oracle_choice([rec("ircot", acc=1), rec("single", acc=1), rec("no-retrieval", acc=0)])
+    assert pick is not None and pick.strategy == "single"
+
+
+def test_only_multi_step_correct():
+    pick = oracle_choice([rec("no-retrieval", acc=0), rec("single", acc=0), rec("ircot", acc=1)])
+    assert pick is not None and pick.strategy == "ircot"
+
+
+def test_none_correct_takes_best_f1_then_simplest():
+    pick = oracle_choice(
+        [
+            rec("no-retrieval", acc=0, f1=0.2),
+            rec("single", acc=0, f1=0.5),
+            rec("ircot", acc=0, f1=0.5),
+        ]
+    )
+    assert pick is not None and pick.strategy == "single"
+
+
+def test_oracle_ignores_other_strategies_and_errors():
+    assert oracle_choice([rec("crag", acc=1), rec("adaptive", acc=1)]) is None
+    pick = oracle_choice([rec("no-retrieval", acc=1, error="boom"), rec("ircot", acc=1)])
+    assert pick is not None and pick.strategy == "ircot"
+
+
+def test_oracle_records_copy_the_chosen_costs():
+    records = [
+        rec("no-retrieval", acc=0),
+        rec("single", acc=1),
+        rec("no-retrieval", acc=1, qid="2"),
+        rec("single", acc=1, qid="2"),
+    ]
+    oracle = {r.id: r for r in oracle_records(records)}
+    assert oracle["1"].strategy == "adaptive-oracle"
+    assert (oracle["1"].oracle_of, oracle["1"].seconds) == ("single", 2)
+    assert (oracle["2"].oracle_of, oracle["2"].seconds) == ("no-retrieval", 1)

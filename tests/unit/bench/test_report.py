@@ -1,0 +1,72 @@
+from bench.outputs import load_results, write_reports
+from bench.records import Record
+from bench.report import markdown_report, robustness_table, route_mix, summarize, summary_table
+
+
+def rec(dataset, strategy, *, f1, seconds, route="B", drop=0.0, qid="1"):
+    return Record(
+        dataset=dataset,
+        id=qid,
+        strategy=strategy,
+        question="q",
+        answers=["a"],
+        prediction="p",
+        em=f1,
+        f1=f1,
+        acc=f1,
+        route=route,
+        seconds=seconds,
+        retrieval_calls=1,
+        llm_calls=2,
+        prompt_tokens=100,
+        generated_tokens=5,
+        drop_gold=drop,
+    )
+
+
+RECORDS = [
+    rec("nq", "single", f1=1.0, seconds=2.0),
+    rec("nq", "single", f1=0.0, seconds=4.0, qid="2"),
+    rec("nq", "ircot", f1=1.0, seconds=12.0, route="C"),
+    rec("hotpotqa", "single", f1=0.5, seconds=2.0),
+    rec("hotpotqa", "adaptive", f1=1.0, seconds=5.0, route="C"),
+]
+
+
+def test_summaries_per_dataset_and_average():
+    rows = {(r.dataset, r.strategy): r for r in summarize(RECORDS)}
+    assert rows[("nq", "single")].f1 == 0.5
+    assert rows[("nq", "single")].seconds == 3.0
+    assert rows[("average", "single")].f1 == 0.5  # datasets weigh the same: (0.5 + 0.5) / 2
+    assert ("average", "ircot") not in rows  # not run on every dataset
+
+
+def test_table_has_table1_shape():
+    table = summary_table(summarize(RECORDS), "nq")
+    lines = table.splitlines()
+    assert lines[0].startswith("| strategy | n | EM | F1 | Acc | steps |")
+    assert lines[2] == "| single | 2 | 50.0 | 50.0 | 50.0 | 1.00 | 2.00 | 105 | 3.00 | 1.00x |"
+    assert lines[3].startswith("| ircot | 1 | 100.0 |") and lines[3].endswith("| 4.00x |")
+
+
+def test_route_mix_and_robustness():
+    mix = route_mix(RECORDS)
+    assert "| hotpotqa | adaptive | 0% | 0% | 100% |" in mix
+    dropped = [
+        rec("nq", "crag", f1=1.0, seconds=1, drop=0.0),
+        rec("nq", "crag", f1=0.0, seconds=1, drop=0.5),
+    ]
+    table = robustness_table(dropped)
+    assert "| crag | 100.0 (n=1) | 0.0 (n=1) |" in table
+    assert robustness_table(RECORDS) == ""
+
+
+def test_markdown_report_and_files(tmp_path):
+    text = markdown_report(RECORDS)
+    assert text.index("## hotpotqa") < text.index("## nq") < text.index("## average")
+    paths = write_reports(RECORDS, tmp_path, command="acrag eval --data x")
+    names = {p.name for p in paths}
+    assert names == {"results.md", "summary.json", "f1_vs_time.png"}
+    assert (tmp_path / "f1_vs_time.png").read_bytes()[:4] == b"\x89PNG"
+    assert "acrag eval --data x" in (tmp_path / "results.md").read_text()
+    assert load_results(tmp_path) == []

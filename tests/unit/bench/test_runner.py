@@ -1,0 +1,136 @@
+import pytest
+from langchain_core.globals import get_llm_cache, set_llm_cache
+
+from bench.llm_cache import install_llm_cache
+from bench.runner import GraphRunner, bare_answer, read_outcome
+from graphs import build_graph
+from tests.fakes import (
+    FakeClassifier,
+    FakeRetriever,
+    FakeWebSearch,
+    FixedSupport,
+    FixedUsefulness,
+    KeywordEvaluator,
+    local_doc,
+    rule_model,
+    web_doc,
+)
+
+DOCS = [
+    local_doc("Paris is the capital of France.", title="Paris", position=1),
+    local_doc("Berlin is the capital of Germany.", title="Berlin", position=2),
+]
+
+
+def fake_graph(generator, *, keywords=("Paris",), route="B"):
+    return build_graph(
+        generator=generator,
+        rewriter=rule_model(default="France, capital"),
+        retriever=FakeRetriever(documents=list(DOCS), queries=[]),
+        web_search=FakeWebSearch(
+            [
+                web_doc(
+                    "Paris is France's capital city.",
+                    title="Paris",
+                    url="https://en.wikipedia.org/wiki/Paris",
+                )
+            ]
+        ),
+        classifier=FakeClassifier(route),
+        evaluator=KeywordEvaluator(keywords),
+        support=FixedSupport("Paris"),
+        usefulness=FixedUsefulness(),
+    )
+
+
+@pytest.fixture
+def no_global_cache():
+    before = get_llm_cache()
+    yield
+    set_llm_cache(before)
+
+
+def generator():
+    return rule_model(
+        [("Write only the next", "So the answer is: Paris."), ("Question:", "Paris")],
+        default="Paris",
+    )
+
+
+def test_strategies_force_their_route_and_count_calls(tmp_path):
+    runner = GraphRunner(model="local", graph=fake_graph(generator()))
+    closed = runner.run("What is the capital of France?", "no-retrieval", home=tmp_path)
+    assert (closed.route, closed.retrieval_calls, closed.crag_action) == ("A", 0, None)
+    assert closed.prediction == "Paris"
+    assert closed.llm_calls == 1
+    single = runner.run("What is the capital of France?", "single", home=tmp_path)
+    assert (single.route, single.retrieval_calls, single.crag_action) == ("B", 1, "Correct")
+    assert single.seconds > 0
+
+
+def test_plain_single_step_never_corrects(tmp_path):
+    runner = GraphRunner(model="local", graph=fake_graph(generator(), keywords=("nothing",)))
+    single = runner.run("What is the capital of France?", "single", home=tmp_path)
+    assert (single.crag_action, single.web_searches) == ("Correct", 0)
+    crag = runner.run("What is the capital of France?", "crag", home=tmp_path)
+    assert (crag.crag_action, crag.web_searches, crag.retrieval_calls) == ("Incorrect", 1, 2)
+    assert crag.llm_calls == 2  # the keyword rewrite and the answer
+
+
+def test_ircot_runs_the_multi_step_route(tmp_path):
+    runner = GraphRunner(model="local", graph=fake_graph(generator()))
+    ircot = runner.run("What is the capital of France?", "ircot", home=tmp_path)
+    assert ircot.route == "C"
+    assert ircot.retrieval_calls >= 1
+    assert ircot.prediction == "Paris"
+
+
+def test_context_applies_settings_under_the_strategy(tmp_path):
+    runner = GraphRunner(model="local", settings={"top_k": 7, "route": "A"}, graph=object())
+    context = runner.context("single", home=tmp_path)
+    assert (context.route, context.top_k, context.home) == ("B", 7, str(tmp_path))
+    assert context.reflect is False and context.strip_mode == "passage"
+    assert context.strips_top_k >= context.ircot_max_paragraphs
+    assert runner.context("self-crag", home=tmp_path).reflect is True
+
+
+def test_cached_rerun_counts_hits(tmp_path, no_global_cache):
+    cache = install_llm_cache(tmp_path / "cache.sqlite")
+    assert install_llm_cache(tmp_path / "cache.sqlite") is cache
+    model = generator()
+    runner = GraphRunner(model="local", graph=fake_graph(model), cache=cache)
+    first = runner.run("What is the capital of France?", "single", home=tmp_path)
+    calls = len(model.calls)
+    second = runner.run("What is the capital of France?", "single", home=tmp_path)
+    assert first.cache_hits == 0
+    assert second.cache_hits == second.llm_calls == 1
+    assert len(model.calls) == calls  # answered from the cache
+    assert second.prediction == first.prediction
+
+
+def test_read_outcome_falls_back_to_state():
+    state = {
+        "route": "B",
+        "crag_action": "Ambiguous",
+        "retrievals": 2,
+        "candidates": [{"text": "Oslo"}],
+    }
+    outcome = read_outcome(state, [])
+    assert (outcome.prediction, outcome.route, outcome.retrieval_calls) == ("Oslo", "B", 2)
+
+
+def test_bare_answer_drops_citations_and_sources():
+    composed = "Paris [1][2]\n\nSources:\n[1] (local) Paris: corpus.md, part 1"
+    assert bare_answer(composed) == "Paris"
+    assert bare_answer("In 1950 [3]") == "In 1950"
+    assert read_outcome({}, [{"type": "answer", "answer": composed}]).prediction == "Paris"
+
+
+def test_strategies_do_not_share_cached_answers(tmp_path, no_global_cache):
+    cache = install_llm_cache(tmp_path / "cache.sqlite")
+    model = generator()
+    runner = GraphRunner(model="local", graph=fake_graph(model), cache=cache)
+    runner.run("What is the capital of France?", "single", home=tmp_path)
+    adaptive = runner.run("What is the capital of France?", "adaptive", home=tmp_path)
+    assert adaptive.route == "B"  # the same request as `single`, but paid for again
+    assert adaptive.cache_hits == 0

@@ -1,0 +1,53 @@
+import pytest
+
+from graphs.context import Context, context_options
+from graphs.validation import InvalidContextError, InvalidQuestionError, validate_question
+from models.errors import UserError
+
+
+def test_every_option_is_described():
+    options = context_options()
+    assert len(options) > 20
+    assert all(description.strip() for _, _, description in options)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"upper_threshold": -0.5, "lower_threshold": 0.5},
+        {"upper_threshold": 1.5},
+        {"strip_threshold": -2.0},
+        {"top_k": 0},
+        {"ircot_max_steps": 0},
+        {"max_retries": -1},
+        {"w_sup": -1.0},
+    ],
+)
+def test_bad_settings_are_refused(settings):
+    with pytest.raises(InvalidContextError):
+        Context(**settings)
+
+
+def test_thresholds_may_be_equal():
+    assert Context(upper_threshold=0.1, lower_threshold=0.1).upper_threshold == 0.1
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ("", "empty"),
+        ("   \n\t ", "empty"),
+        ("x" * 1_000_000, "limit"),
+        ("what\x00is this", "control characters: U\\+0000"),
+        ("bell\x07", "U\\+0007"),
+        (42, "must be text"),
+    ],
+)
+def test_bad_questions_are_refused(question, message):
+    with pytest.raises(InvalidQuestionError, match=message) as caught:
+        validate_question(question, max_chars=2000)
+    assert isinstance(caught.value, UserError)
+
+
+def test_good_question_is_stripped():
+    assert validate_question("  Who wrote\tit?\n", max_chars=100) == "Who wrote\tit?"

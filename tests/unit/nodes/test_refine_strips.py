@@ -1,0 +1,104 @@
+import pytest
+
+from graphs.context import Context
+from nodes.refine_strips import refine_strips, select_strips, split_strips, usable_passages
+from tests.fakes import KeywordEvaluator, make_deps, make_runtime, passage
+
+TEXT = "One is first. Two is second. Three is third! Four is fourth? Five is fifth."
+
+
+def test_sentence_strips_group_sentences():
+    assert split_strips(TEXT, mode="sentences", sentences=2, words=40) == [
+        "One is first. Two is second.",
+        "Three is third! Four is fourth?",
+        "Five is fifth.",
+    ]
+
+
+def test_short_passage_stays_whole():
+    assert split_strips("Just one. And two.", mode="sentences", sentences=2, words=40) == [
+        "Just one. And two."
+    ]
+
+
+def test_word_windows_and_whole_passage():
+    assert split_strips("a b c d e", mode="words", sentences=2, words=2) == ["a b", "c d", "e"]
+    assert split_strips(TEXT, mode="passage", sentences=2, words=2) == [TEXT]
+
+
+def strip(passage_hash, order, score):
+    return {
+        "hash": f"{passage_hash}{order}",
+        "passage_hash": passage_hash,
+        "order": order,
+        "text": f"{passage_hash}{order}",
+        "title": "",
+        "source": "",
+        "position": 0,
+        "url": None,
+        "origin": "local",
+        "score": score,
+        "kept": False,
+    }
+
+
+def test_select_keeps_top_k_above_threshold_in_original_order():
+    passages = [{"hash": "p"}, {"hash": "q"}]
+    strips = [strip("q", 0, 0.9), strip("p", 1, 0.8), strip("p", 0, -0.6), strip("p", 2, 0.1)]
+    selected = select_strips(strips, passages, threshold=-0.5, top_k=2)
+    assert [(s["hash"], s["kept"]) for s in selected] == [
+        ("p0", False),
+        ("p1", True),
+        ("p2", False),
+        ("q0", True),
+    ]
+
+
+def test_threshold_is_inclusive():
+    selected = select_strips([strip("p", 0, -0.5)], [{"hash": "p"}], threshold=-0.5, top_k=5)
+    assert selected[0]["kept"]
+
+
+def test_incorrect_drops_local_passages_but_keeps_web():
+    state = {
+        "route": "B",
+        "crag_action": "Incorrect",
+        "passages": [passage("local text"), passage("web text", origin="web")],
+    }
+    assert [p["origin"] for p in usable_passages(state)] == ["web"]
+    assert len(usable_passages({**state, "route": "C"})) == 2
+
+
+def test_node_scores_only_new_strips():
+    evaluator = KeywordEvaluator(("first", "third"))
+    state = {
+        "standalone_question": "q",
+        "route": "B",
+        "crag_action": "Correct",
+        "passages": [passage(TEXT)],
+        "strips": [],
+    }
+    events = []
+    out = refine_strips(
+        state, make_runtime(Context(strips_top_k=5), events), make_deps(evaluator=evaluator)
+    )
+    assert [s["kept"] for s in out["strips"]] == [True, True, False]
+    assert events[-1]["type"] == "strips" and events[-1]["kept"] == 2 and events[-1]["dropped"] == 1
+    again = refine_strips(
+        {**state, "strips": out["strips"]}, make_runtime(), make_deps(evaluator=evaluator)
+    )
+    assert evaluator.calls == 1  # nothing new to score the second time
+    assert again["strips"] == out["strips"]
+
+
+@pytest.mark.parametrize("bad", [[7.0], ["x"], []])
+def test_junk_scores_fall_back_to_passage_score(bad):
+    class Junk:
+        def score(self, question, passages):
+            return bad
+
+    state = {"standalone_question": "q", "passages": [passage("Only one sentence.", score=0.3)]}
+    events = []
+    out = refine_strips(state, make_runtime(events=events), make_deps(evaluator=Junk()))
+    assert events[0]["type"] == "fallback"
+    assert out["strips"][0]["score"] == 0.3

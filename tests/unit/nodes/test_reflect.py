@@ -1,0 +1,111 @@
+import math
+
+from graphs.context import Context
+from nodes.reflect import rank_candidates, reflect
+from tests.fakes import FixedSupport, FixedUsefulness, JunkJudge, make_deps, make_runtime
+
+
+def candidate(text, *, rel, sup, use, logprob=None, support="full"):
+    return {
+        "text": text,
+        "strip_hashes": [],
+        "logprob": logprob,
+        "is_rel": rel,
+        "is_sup": sup,
+        "support": support,
+        "is_use": use,
+        "score": 0.0,
+    }
+
+
+RELEVANT = candidate("relevant", rel=0.9, sup=0.2, use=0.5)
+SUPPORTED = candidate("supported", rel=0.2, sup=0.9, use=0.5)
+
+
+def test_default_weights_follow_self_rag():
+    ranked = rank_candidates([RELEVANT], Context(use_logprobs=False))
+    assert ranked[0]["score"] == round(1.0 * 0.9 + 1.0 * 0.2 + 0.5 * 0.5, 4)
+
+
+def test_changing_weights_changes_the_ranking():
+    by_rel = rank_candidates([RELEVANT, SUPPORTED], Context(w_rel=2.0, w_sup=0.5))
+    by_sup = rank_candidates([RELEVANT, SUPPORTED], Context(w_rel=0.5, w_sup=2.0))
+    assert [c["text"] for c in by_rel] == ["relevant", "supported"]
+    assert [c["text"] for c in by_sup] == ["supported", "relevant"]
+
+
+def test_logprob_adds_the_answer_probability():
+    sure = candidate("sure", rel=0.5, sup=0.5, use=0.5, logprob=math.log(0.9))
+    unsure = candidate("unsure", rel=0.5, sup=0.5, use=0.5, logprob=math.log(0.1))
+    assert [c["text"] for c in rank_candidates([unsure, sure], Context())] == ["sure", "unsure"]
+    off = rank_candidates([unsure, sure], Context(use_logprobs=False))
+    assert off[0]["score"] == off[1]["score"]
+
+
+def test_support_filter_drops_unsupported_candidates():
+    unsupported = candidate("bold", rel=1.0, sup=0.0, use=1.0, support="none")
+    weak = candidate("weak", rel=0.1, sup=0.5, use=0.1, support="partial")
+    assert [c["text"] for c in rank_candidates([unsupported, weak], Context())][0] == "bold"
+    assert [
+        c["text"] for c in rank_candidates([unsupported, weak], Context(support_filter=True))
+    ] == ["weak"]
+
+
+def strip(hash_, score):
+    return {
+        "hash": hash_,
+        "passage_hash": "p",
+        "order": 0,
+        "text": f"Paris text {hash_}",
+        "title": "",
+        "source": "s",
+        "position": 0,
+        "url": None,
+        "origin": "local",
+        "score": score,
+        "kept": True,
+    }
+
+
+def state_with(answer_texts):
+    return {
+        "standalone_question": "q",
+        "strips": [strip("a", 0.8), strip("b", 0.2)],
+        "candidates": [
+            {**candidate(t, rel=0, sup=0, use=0), "strip_hashes": ["a", "b"]} for t in answer_texts
+        ],
+    }
+
+
+def test_reflect_critiques_and_retries_unsupported():
+    deps = make_deps(
+        support=FixedSupport(needle="Paris", otherwise="none"), usefulness=FixedUsefulness(5.0)
+    )
+    events = []
+    out = reflect(state_with(["Lyon"]), make_runtime(Context(max_retries=1), events), deps)
+    critique = out["candidates"][0]
+    assert critique["is_rel"] == round(((0.8 + 1) / 2 + (0.2 + 1) / 2) / 2, 4)
+    assert critique["support"] == "none" and critique["is_use"] == 1.0
+    assert out["retry_action"] == "regenerate" and out["retries"] == 1
+    assert [e["type"] for e in events] == ["critique", "retry"]
+    capped = reflect(
+        {**state_with(["Lyon"]), "retries": 1}, make_runtime(Context(max_retries=1)), deps
+    )
+    assert capped["retry_action"] is None and "cap reached" in capped["stop_reason"]
+
+
+def test_reflect_accepts_a_supported_answer():
+    deps = make_deps(support=FixedSupport(needle="Paris"))
+    out = reflect(state_with(["Lyon", "Paris"]), make_runtime(), deps)
+    assert out["candidates"][0]["text"] == "Paris"
+    assert out["retry_action"] is None and "stop_reason" not in out
+
+
+def test_junk_critics_fall_back():
+    events = []
+    junk = JunkJudge()
+    out = reflect(
+        state_with(["Paris"]), make_runtime(events=events), make_deps(support=junk, usefulness=junk)
+    )
+    assert out["candidates"][0]["support"] == "partial" and out["candidates"][0]["is_use"] == 0.5
+    assert [e["judge"] for e in events if e["type"] == "fallback"] == ["support", "usefulness"]

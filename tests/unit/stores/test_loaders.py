@@ -1,0 +1,113 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from stores.loaders import SkippedFile, expand_paths, load_source
+
+
+def test_markdown_title_from_heading(corpus: Path) -> None:
+    loaded = load_source(corpus / "paris.md")
+    assert loaded.passages[0].title == "Paris"
+    assert "capital of France" in loaded.passages[0].text
+    assert loaded.source == str((corpus / "paris.md").resolve())
+
+
+def test_html_drops_scripts_and_uses_title(corpus: Path) -> None:
+    passage = load_source(corpus / "volcano.html").passages[0]
+    assert passage.title == "Volcanoes"
+    assert "Etna" in passage.text
+    assert "var x" not in passage.text
+
+
+def test_pdf_text_is_extracted(tmp_path: Path, pdf_bytes) -> None:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf_bytes[0]("Hello from a PDF."))
+    assert load_source(path).passages[0].text.strip() == "Hello from a PDF."
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.txt", b"  \n", "empty file"),
+        ("binary.txt", b"\x7fELF\x00\x00\x01\x02" * 10, "binary content"),
+        ("bad.txt", b"caf\x81\x8d\x8f", "not UTF-8"),
+        ("corrupt.pdf", b"%PDF-1.4\nthis is not really a pdf", "corrupt or unreadable PDF"),
+        ("table.csv", b"a,b\n", "unsupported file type"),
+    ],
+)
+def test_bad_files_are_skipped_with_a_reason(
+    tmp_path: Path, name: str, content: bytes, reason: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(SkippedFile, match=reason):
+        load_source(path)
+
+
+def test_encrypted_pdf_is_skipped(tmp_path: Path, pdf_bytes) -> None:
+    path = tmp_path / "locked.pdf"
+    path.write_bytes(pdf_bytes[1]("Secret."))
+    with pytest.raises(SkippedFile, match="encrypted PDF"):
+        load_source(path)
+
+
+def test_windows_1252_text_is_read_with_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "latin.txt"
+    path.write_bytes("Caf\u00e9 cr\u00e8me.".encode("cp1252"))
+    loaded = load_source(path)
+    assert loaded.passages[0].text == "Caf\u00e9 cr\u00e8me."
+    assert loaded.notes == ["not UTF-8; read as Windows-1252"]
+
+
+def test_file_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"word " * 300_000)  # 1.5 MB
+    with pytest.raises(SkippedFile, match="over the 1 MB limit"):
+        load_source(path, max_file_mb=1)
+
+
+def test_unreadable_file_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "secret.txt"
+    path.write_text("text")
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(SkippedFile, match="cannot read: Permission denied"):
+        load_source(path)
+
+
+def test_jsonl_qa_and_corpus_schemas_dedupe_by_title_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "qa.jsonl"
+    passage = {"title": "Oslo", "text": "Oslo is in Norway.", "is_supporting": True}
+    rows = [
+        {"id": "1", "question": "q", "answers": ["a"], "passages": [passage]},
+        {"id": "2", "question": "q", "answers": ["a"], "passages": [passage]},
+        {"title": "Bergen", "text": "Bergen is rainy.", "url": "https://example.org/bergen"},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")
+    loaded = load_source(path)
+    assert [(p.title, p.text, p.url) for p in loaded.passages] == [
+        ("Oslo", "Oslo is in Norway.", None),
+        ("Bergen", "Bergen is rainy.", "https://example.org/bergen"),
+    ]
+    assert loaded.keyed_by_title
+    assert loaded.notes == ["1 malformed JSONL line(s) skipped"]
+
+
+def test_expand_paths_walks_folders_and_reports_missing(corpus: Path, tmp_path: Path) -> None:
+    (corpus / ".hidden.txt").write_text("hidden")
+    (corpus / "image.png").write_bytes(b"\x89PNG")
+    (corpus / "sub").mkdir()
+    (corpus / "sub" / "notes.txt").write_text("Nested.")
+    found = list(expand_paths([corpus, tmp_path / "missing.txt"]))
+    names = [(p.name, problem) for p, problem in found]
+    assert names == [
+        ("bananas.txt", None),
+        ("paris.md", None),
+        ("volcano.html", None),
+        ("notes.txt", None),
+        ("missing.txt", "no such file or folder"),
+    ]
