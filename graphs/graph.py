@@ -40,6 +40,8 @@ def _bind(fn: NodeFn, deps: Deps) -> _Bound:
     """Give a node its collaborators, leaving the (state, runtime) signature LangGraph expects."""
 
     def node(state: State, *, runtime: Runtime[Context]) -> dict[str, Any]:
+        if runtime.context is None:  # a caller that passed no `context=` gets the defaults
+            runtime = runtime.override(context=Context())
         return fn(state, runtime, deps)
 
     node.__name__ = node.__qualname__ = fn.__name__

@@ -20,15 +20,16 @@ _HISTORY_TURNS = 6
 
 
 def _asked(state: State) -> tuple[object, list[AnyMessage]]:
-    """Return the question and the earlier messages (the history)."""
+    """Return the question and the earlier messages (the history).
+
+    A human turn at the end of `messages` is the new question (chat clients send only
+    that); otherwise `question` is, as Python callers send it.
+    """
     messages = list(state.get("messages") or [])
-    if state.get("question"):
-        last = messages[-1] if messages else None
-        if isinstance(last, HumanMessage) and last.content == state["question"]:
-            messages = messages[:-1]
-        return state["question"], messages
     if messages and isinstance(messages[-1], HumanMessage):
         return messages[-1].content, messages[:-1]
+    if state.get("question"):
+        return state["question"], messages
     raise InvalidQuestionError("no question: send `question` or end `messages` with a human turn")
 
 

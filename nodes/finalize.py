@@ -3,7 +3,6 @@
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
@@ -11,6 +10,7 @@ from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import Citation, State, Strip
 from models.judges_heuristic import content_tokens
+from nodes._answer_stream import stream_answer
 from nodes._common import label
 
 __all__ = ["NO_ANSWER", "NO_EVIDENCE", "cite", "finalize"]
@@ -93,5 +93,5 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         "answer": answer,
         "citations": citations,
         "events": events,
-        "messages": [AIMessage(answer, name="acrag")],
+        "messages": [stream_answer(answer)],
     }
