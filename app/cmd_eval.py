@@ -3,11 +3,15 @@
 import argparse
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from models.errors import UserError
+
+if TYPE_CHECKING:
+    from bench.harness import EvalConfig
 
 __all__ = ["DEFAULT_STRATEGIES", "add_parser", "parse_settings", "parse_shares", "run"]
 
@@ -101,6 +105,50 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
     return settings
 
 
+def _git_commit() -> str | None:
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parent,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found.stdout.strip() or None
+
+
+def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
+    """Write `run.json`: the command, the code's commit and each strategy's full Context."""
+    from dataclasses import asdict
+
+    from bench.runner import make_context
+    from bench.strategies import ORACLE
+
+    contexts = {}
+    for strategy in config.strategies:
+        if strategy != ORACLE:
+            context = asdict(
+                make_context(strategy, model=config.model, settings=config.settings, home=Path("."))
+            )
+            contexts[strategy] = {k: v for k, v in context.items() if k != "home"}
+    info = {
+        "command": command,
+        "git_commit": _git_commit(),
+        "model": config.model,
+        "data": [str(p) for p in config.data],
+        "limit": config.limit,
+        "drop_gold": config.drop_gold,
+        "seed": config.seed,
+        "contexts": contexts,
+    }
+    path = out / "run.json"
+    path.write_text(json.dumps(info, indent=1), encoding="utf-8")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, write its reports and print where they are."""
     from langchain_core.globals import get_llm_cache, set_llm_cache
@@ -139,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         set_llm_cache(previous)
     command = "acrag " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_reports(records, args.out, command=command)
+    paths.append(write_run_info(args.out, config, command=command))
     sys.stdout.write((args.out / REPORT_FILE).read_text(encoding="utf-8"))
     sys.stdout.write("\nwrote " + ", ".join(str(p) for p in paths) + "\n")
     return 0

@@ -30,12 +30,16 @@ class CountingCache(SQLiteCache):
         self.lookups = 0
         self.hits = 0
         self.namespace = ""
+        self.bypass = False
+        """While true, every lookup misses and nothing is stored (to warm up the models)."""
 
     def _key(self, llm_string: str) -> str:
         return f"{llm_string}|namespace={self.namespace}" if self.namespace else llm_string
 
     def lookup(self, prompt: str, llm_string: str) -> Any:
         """Return the cached generations for this request, counting the hit."""
+        if self.bypass:
+            return None
         found = super().lookup(prompt, self._key(llm_string))
         with self._lock:
             self.lookups += 1
@@ -44,7 +48,8 @@ class CountingCache(SQLiteCache):
 
     def update(self, prompt: str, llm_string: str, return_val: Any) -> None:
         """Store the generations of this request under the current namespace."""
-        super().update(prompt, self._key(llm_string), return_val)
+        if not self.bypass:
+            super().update(prompt, self._key(llm_string), return_val)
 
 
 def install_llm_cache(path: Path) -> CountingCache:

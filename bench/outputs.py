@@ -15,7 +15,9 @@ __all__ = ["REPORT_FILE", "load_results", "write_reports"]
 REPORT_FILE = "results.md"
 SUMMARY_FILE = "summary.json"
 F1_PLOT = "f1_vs_time.png"
+F1_TOKENS_PLOT = "f1_vs_tokens.png"
 ROBUSTNESS_PLOT = "robustness.png"
+ROBUSTNESS_F1_PLOT = "robustness_f1.png"
 
 
 def write_reports(
@@ -35,8 +37,10 @@ def write_reports(
     written[1].write_text(json.dumps(summaries, indent=1), encoding="utf-8")
     if any(r.drop_gold == 0 for r in records):
         written.append(save(plot_f1_vs_time(records), out / F1_PLOT))
+        written.append(save(plot_f1_vs_time(records, cost="tokens"), out / F1_TOKENS_PLOT))
     if len(shares) > 1:
         written.append(save(plot_robustness(records), out / ROBUSTNESS_PLOT))
+        written.append(save(plot_robustness(records, metric="f1"), out / ROBUSTNESS_F1_PLOT))
     return written
 
 

@@ -1,59 +1,79 @@
-"""Pictures of benchmark results: F1 against seconds per question, and CRAG's robustness."""
+"""Pictures of benchmark results: F1 against seconds per question, and CRAG's robustness.
 
+Figures are built without pyplot, so no GUI backend or global figure state is involved: they
+render to PNG the same way in a script, a test or a notebook.
+"""
+
+import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
-import matplotlib
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
+from bench.records import Record
+from bench.report import AVERAGE, summarize
 
-import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
-from matplotlib.figure import Figure  # noqa: E402
-
-from bench.records import Record  # noqa: E402
-from bench.report import AVERAGE, summarize  # noqa: E402
-
-__all__ = ["ROBUSTNESS_STRATEGIES", "plot_f1_vs_time", "plot_robustness", "save"]
+__all__ = ["ROBUSTNESS_STRATEGIES", "plot_f1_vs_time", "plot_robustness", "png_bytes", "save"]
 
 ROBUSTNESS_STRATEGIES = ("single", "crag", "self-crag")
 
 
-def plot_f1_vs_time(records: Sequence[Record], *, title: str = "") -> Figure:
-    """Draw one point per strategy: average F1 over datasets against seconds per question."""
+def plot_f1_vs_time(
+    records: Sequence[Record], *, title: str = "", cost: Literal["seconds", "tokens"] = "seconds"
+) -> Figure:
+    """Draw one point per strategy: average F1 over datasets against its cost per question.
+
+    Args:
+        records: The results.
+        title: The picture's title.
+        cost: `seconds` per question, or LLM `tokens` (prompt plus generated) per question,
+            which does not depend on how busy the machine was.
+    """
     rows = [r for r in summarize(records) if r.dataset == AVERAGE]
-    figure, axes = plt.subplots(figsize=(6, 4))
+    figure = Figure(figsize=(6, 4))
+    axes = figure.subplots()
     for row in rows:
-        axes.scatter(row.seconds, 100 * row.f1, s=40)
+        x = row.seconds if cost == "seconds" else row.tokens
+        axes.scatter(x, 100 * row.f1, s=40)
         axes.annotate(
             row.strategy,
-            (row.seconds, 100 * row.f1),
+            (x, 100 * row.f1),
             textcoords="offset points",
             xytext=(5, 4),
             fontsize=9,
         )
-    axes.set_xlabel("seconds per question")
+    axes.set_xlabel("seconds per question" if cost == "seconds" else "LLM tokens per question")
     axes.set_ylabel("F1 (average over datasets)")
-    axes.set_title(title or "F1 against time per question")
+    axes.set_title(title or f"F1 against {'time' if cost == 'seconds' else 'tokens'} per question")
     axes.grid(alpha=0.3)
     figure.tight_layout()
     return figure
 
 
 def plot_robustness(
-    records: Sequence[Record], *, strategies: Sequence[str] = ROBUSTNESS_STRATEGIES
+    records: Sequence[Record],
+    *,
+    strategies: Sequence[str] = ROBUSTNESS_STRATEGIES,
+    metric: Literal["acc", "f1"] = "acc",
 ) -> Figure:
-    """Draw Acc against the share of gold passages dropped from the local index."""
-    figure, axes = plt.subplots(figsize=(6, 4))
+    """Draw Acc (or F1) against the share of gold passages dropped from the local index."""
+    figure = Figure(figsize=(6, 4))
+    axes = figure.subplots()
     for strategy in strategies:
         points = sorted({r.drop_gold for r in records if r.strategy == strategy})
         accs = []
         for share in points:
-            chosen = [r.acc for r in records if r.strategy == strategy and r.drop_gold == share]
+            chosen = [
+                getattr(r, metric)
+                for r in records
+                if r.strategy == strategy and r.drop_gold == share
+            ]
             accs.append(100 * sum(chosen) / len(chosen))
         if points:
             axes.plot([100 * p for p in points], accs, marker="o", label=strategy)
     axes.set_xlabel("gold passages dropped from the local index (%)")
-    axes.set_ylabel("Acc")
+    axes.set_ylabel("Acc" if metric == "acc" else "F1")
     axes.set_title("Robustness to missing gold passages")
     axes.grid(alpha=0.3)
     if axes.get_legend_handles_labels()[0]:
@@ -63,8 +83,14 @@ def plot_robustness(
 
 
 def save(figure: Figure, path: Path) -> Path:
-    """Write a figure as PNG and release it."""
+    """Write a figure as a PNG file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    path.write_bytes(png_bytes(figure))
     return path
+
+
+def png_bytes(figure: Figure) -> bytes:
+    """Render a figure as PNG bytes (for files and for notebooks' `IPython.display.Image`)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120)
+    return buffer.getvalue()

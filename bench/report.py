@@ -129,7 +129,8 @@ def _mix_table(records: Sequence[Record], attribute: str, labels: Sequence[str])
     for r in records:
         value = getattr(r, attribute)
         if value is not None:
-            groups.setdefault((r.dataset, r.strategy), Counter())[str(value)] += 1
+            name = f"{r.strategy} (drop {r.drop_gold:.0%})" if r.drop_gold else r.strategy
+            groups.setdefault((r.dataset, name), Counter())[str(value)] += 1
     if not groups:
         return ""
     lines = [f"| dataset | strategy | {' | '.join(labels)} |", "|---|---|" + "---:|" * len(labels)]
@@ -157,7 +158,7 @@ def crag_mix(records: Sequence[Record]) -> str:
 
 
 def robustness_table(records: Sequence[Record]) -> str:
-    """Return Acc per strategy against the share of gold passages dropped (all datasets)."""
+    """Return Acc (and F1) per strategy against the share of gold dropped (all datasets)."""
     shares = sorted({r.drop_gold for r in records})
     if len(shares) < 2:
         return ""
@@ -168,8 +169,9 @@ def robustness_table(records: Sequence[Record]) -> str:
     for strategy in _ordered(r.strategy for r in records):
         cells = []
         for share in shares:
-            chosen = [r.acc for r in records if r.strategy == strategy and r.drop_gold == share]
-            cells.append(f"{100 * _mean(chosen):.1f} (n={len(chosen)})" if chosen else "-")
+            chosen = [r for r in records if r.strategy == strategy and r.drop_gold == share]
+            acc, f1 = _mean([r.acc for r in chosen]), _mean([r.f1 for r in chosen])
+            cells.append(f"{100 * acc:.1f} (F1 {100 * f1:.1f}, n={len(chosen)})" if chosen else "-")
         lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -21,8 +21,17 @@ from langchain_core.outputs import LLMResult
 
 from bench.llm_cache import CountingCache
 from bench.strategies import context_overrides
+from graphs.events import ANSWER_REPLAY_TAG
 
-__all__ = ["GraphRunner", "Outcome", "Runner", "UsageCounter", "bare_answer", "read_outcome"]
+__all__ = [
+    "GraphRunner",
+    "Outcome",
+    "Runner",
+    "UsageCounter",
+    "bare_answer",
+    "make_context",
+    "read_outcome",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -66,8 +75,9 @@ class UsageCounter(BaseCallbackHandler):
     def on_chat_model_start(
         self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any
     ) -> None:
-        """Count a chat-model call."""
-        self.calls += 1
+        """Count a chat-model call (not the replay that streams the chosen answer)."""
+        if ANSWER_REPLAY_TAG not in (kwargs.get("tags") or []):
+            self.calls += 1
 
     def on_llm_start(self, serialized: Any, prompts: Any, *, run_id: UUID, **kwargs: Any) -> None:
         """Count a completion-model call."""
@@ -113,6 +123,25 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
     )
 
 
+def make_context(strategy: str, *, model: str, settings: Mapping[str, Any], home: Path) -> Any:
+    """Return the graph `Context` for `strategy`.
+
+    Layers, later ones winning: the model in every role and the local web backend, the
+    user's settings, then the strategy's own overrides.
+    """
+    from graphs import Context
+
+    base: dict[str, Any] = {
+        "generator_model": model,
+        "rewriter_model": model,
+        "judge_model": model,
+        "web_backend": "local",
+        **settings,
+        "home": str(home),
+    }
+    return Context(**{**base, **context_overrides(strategy, base)})
+
+
 class GraphRunner:
     """Run the live acrag graph, one compiled graph for every strategy."""
 
@@ -142,22 +171,18 @@ class GraphRunner:
 
     def context(self, strategy: str, *, home: Path) -> Any:
         """Return the `Context` of one run of `strategy` over the index in `home`."""
-        from graphs import Context
-
-        base: dict[str, Any] = {
-            "generator_model": self.model,
-            "rewriter_model": self.model,
-            "judge_model": self.model,
-            "web_backend": "local",
-            **self.settings,
-            "home": str(home),
-        }
-        return Context(**{**base, **context_overrides(strategy, base)})
+        return make_context(strategy, model=self.model, settings=self.settings, home=home)
 
     def warm_up(self, *, home: Path) -> None:
         """Load the models and indexes once, so the first timed question does not pay for it."""
         started = time.perf_counter()
-        self.run(_WARM_UP, "crag", home=home)
+        if self.cache is not None:
+            self.cache.bypass = True  # a cached answer would not load the model
+        try:
+            self.run(_WARM_UP, "crag", home=home)
+        finally:
+            if self.cache is not None:
+                self.cache.bypass = False
         logger.info("warm-up took %.1fs", time.perf_counter() - started)
 
     def run(self, question: str, strategy: str, *, home: Path) -> Outcome:

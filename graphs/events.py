@@ -4,7 +4,10 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-__all__ = ["EVENT_TYPES", "EventType", "event"]
+__all__ = ["ANSWER_REPLAY_TAG", "EVENT_TYPES", "EventType", "event"]
+
+ANSWER_REPLAY_TAG = "acrag:answer-replay"
+"""Tag of the run that streams the chosen answer, so call counters can tell it from a model."""
 
 EventType = Literal[
     "question",  # the (standalone) question the run answers

@@ -5,7 +5,7 @@ plus the committed artifact in `models/artifacts/classifier/` (see `acrag train 
 """
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,28 +19,22 @@ _ROUTES: tuple[Route, Route, Route] = ("A", "B", "C")
 
 
 class TrainedClassifier:
-    """A MiniLM classifier of question complexity: A (no retrieval), B (one), C (multi-step)."""
+    """A MiniLM classifier of question complexity: A (no retrieval), B (one), C (multi-step).
 
-    def __init__(
-        self, model: Any, tokenizer: Any, manifest: dict[str, Any], *, batch_size: int = 64
-    ) -> None:
-        self.model, self.tokenizer, self.manifest = model, tokenizer, manifest
-        self.batch_size = batch_size
-        self.max_length = int(manifest.get("max_length", 64))
+    `logits` maps questions to one row of three route logits each: the embedding head or the
+    fine-tuned model, as the artifact's manifest says.
+    """
+
+    def __init__(self, logits: Callable[[Sequence[str]], Any], manifest: dict[str, Any]) -> None:
+        self.logits, self.manifest = logits, manifest
 
     def probabilities(self, questions: Sequence[str]) -> list[dict[Route, float]]:
         """Return the probability of each route for each question (each sums to one)."""
         import torch
 
-        from models.training.loop import batched_logits
-
-        logits = batched_logits(
-            self.model,
-            self.tokenizer,
-            list(questions),
-            batch_size=self.batch_size,
-            max_length=self.max_length,
-        )
+        if not questions:
+            return []
+        logits = torch.as_tensor(self.logits(list(questions))).reshape(len(questions), -1)
         probs = torch.softmax(logits.double(), dim=-1).tolist()
         return [{route: row[i] for i, route in enumerate(_ROUTES)} for row in probs]
 
@@ -57,13 +51,39 @@ class TrainedClassifier:
 _lock = threading.Lock()
 
 
+def _fine_tuned(folder: Path) -> TrainedClassifier:
+    from models.training.artifact import load_artifact
+    from models.training.loop import batched_logits
+
+    model, tokenizer, manifest = load_artifact(folder, kind="classifier")
+    length = int(manifest.get("max_length", 64))
+
+    def logits(questions: Sequence[str]) -> Any:
+        return batched_logits(model, tokenizer, questions, max_length=length)
+
+    return TrainedClassifier(logits, manifest)
+
+
 @cache
 def _load(folder: str) -> TrainedClassifier:
-    from models.training.artifact import load_artifact
+    from models.training.artifact import WEIGHTS, read_manifest
 
     with _lock:
-        model, tokenizer, manifest = load_artifact(Path(folder), kind="classifier")
-        return TrainedClassifier(model, tokenizer, manifest)
+        manifest = read_manifest(Path(folder), kind="classifier")
+        if manifest.get("architecture") != "embedding-head":
+            return _fine_tuned(Path(folder))
+        import torch
+
+        from models.training.embed_head import embed_texts, load_route_head
+
+        head = load_route_head(Path(folder) / WEIGHTS)
+
+        def logits(questions: Sequence[str]) -> Any:
+            vectors = embed_texts(questions)
+            with torch.inference_mode():
+                return head(torch.stack([vectors[q] for q in questions]))
+
+        return TrainedClassifier(logits, manifest)
 
 
 def load_classifier(artifact: Path | None = None) -> TrainedClassifier:

@@ -15,6 +15,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
+from graphs.events import ANSWER_REPLAY_TAG
+
 __all__ = ["stream_answer"]
 
 _TOKENS = re.compile(r"\S+\s*|\s+")
@@ -60,6 +62,6 @@ def stream_answer(text: str, *, name: str = "acrag") -> AIMessage:
     """
     model = _AnswerReplay(text=text)
     merged: AIMessageChunk | None = None
-    for chunk in model.stream([], config={"run_name": "answer"}):
+    for chunk in model.stream([], config={"run_name": "answer", "tags": [ANSWER_REPLAY_TAG]}):
         merged = chunk if merged is None else merged + chunk
     return AIMessage(text, id=merged.id if merged else None, name=name)

@@ -181,7 +181,9 @@ def resume_from(model: PreTrainedModel, folder: Path, *, kind: str) -> list[dict
     """Load a saved artifact's tensors into `model` for further training; return its phases."""
     trained, _, manifest = load_artifact(folder, kind=kind)
     names = {n for n, p in model.named_parameters() if p.requires_grad}
-    model.load_state_dict({k: v for k, v in trained.state_dict().items() if k in names}, strict=False)
+    model.load_state_dict(
+        {k: v for k, v in trained.state_dict().items() if k in names}, strict=False
+    )
     earlier = manifest.get("training_phases") or [
         {"seed": manifest.get("seed"), **manifest.get("training", {})}
     ]

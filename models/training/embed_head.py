@@ -17,7 +17,17 @@ from typing import Any
 import torch
 from safetensors.torch import load_file, save_file
 
-__all__ = ["RelevanceHead", "embed_texts", "fit_head", "load_head", "save_head"]
+__all__ = [
+    "EmbeddingHeadScorer",
+    "RelevanceHead",
+    "RouteHead",
+    "embed_texts",
+    "fit_head",
+    "fit_route_head",
+    "load_head",
+    "load_route_head",
+    "save_head",
+]
 
 logger = logging.getLogger(__name__)
 DIM = 384
@@ -49,15 +59,24 @@ def embed_texts(texts: Sequence[str], *, batch_size: int = 64) -> dict[str, torc
     distinct = sorted(set(texts), key=len)
     model = MiniLMEmbeddings(batch_size=batch_size).model
     vectors = model.encode(
-        distinct, batch_size=batch_size, normalize_embeddings=True, convert_to_tensor=True,
+        distinct,
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_tensor=True,
         show_progress_bar=len(distinct) > 256,
     )
     return {text: vectors[i].float().cpu() for i, text in enumerate(distinct)}
 
 
 def fit_head(
-    questions: torch.Tensor, passages: torch.Tensor, labels: torch.Tensor, *,
-    epochs: int = 30, batch_size: int = 128, lr: float = 1e-3, seed: int = 0,
+    questions: torch.Tensor,
+    passages: torch.Tensor,
+    labels: torch.Tensor,
+    *,
+    epochs: int = 30,
+    batch_size: int = 128,
+    lr: float = 1e-3,
+    seed: int = 0,
 ) -> tuple[RelevanceHead, float]:
     """Train a head with binary cross-entropy (AdamW); return it (eval mode) and the last loss."""
     torch.manual_seed(seed)
@@ -71,7 +90,9 @@ def fit_head(
         for start in range(0, len(order), batch_size):
             batch = torch.tensor(order[start : start + batch_size])
             logits = head(questions[batch], passages[batch])
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels[batch].float())
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                logits, labels[batch].float()
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -80,7 +101,7 @@ def fit_head(
     return head, loss_value
 
 
-def save_head(head: RelevanceHead, path: Path) -> None:
+def save_head(head: torch.nn.Module, path: Path) -> None:
     """Write the head's tensors (float32; well under 2 MB)."""
     save_file({k: v.contiguous() for k, v in head.state_dict().items()}, str(path))
 
@@ -108,3 +129,56 @@ class EmbeddingHeadScorer:
         q = torch.stack([vectors[t] for t in questions])
         p = torch.stack([vectors[t] for t in passages])
         return self.head(q, p)
+
+
+class RouteHead(torch.nn.Module):
+    """An MLP over one question embedding, one logit per route."""
+
+    def __init__(self, classes: int = 3, *, hidden: int = 256, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.net = torch.nn.Sequential(
+            torch.nn.Linear(DIM, hidden),
+            torch.nn.GELU(),
+            torch.nn.Dropout(dropout),
+            torch.nn.Linear(hidden, classes),
+        )
+
+    def forward(self, questions: torch.Tensor) -> torch.Tensor:
+        """Return route logits for each question embedding row."""
+        return self.net(questions)
+
+
+def fit_route_head(
+    questions: torch.Tensor,
+    labels: torch.Tensor,
+    *,
+    epochs: int = 40,
+    lr: float = 1e-3,
+    batch_size: int = 64,
+    seed: int = 0,
+) -> tuple[RouteHead, float]:
+    """Train a route head with cross-entropy; return it (eval mode) and the last loss."""
+    torch.manual_seed(seed)
+    head = RouteHead()
+    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
+    rng, order, loss_value = random.Random(seed), list(range(len(labels))), float("nan")
+    head.train()
+    for _ in range(epochs):
+        rng.shuffle(order)
+        for start in range(0, len(order), batch_size):
+            batch = torch.tensor(order[start : start + batch_size])
+            loss = torch.nn.functional.cross_entropy(head(questions[batch]), labels[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_value = loss.item()
+    head.eval()
+    return head, loss_value
+
+
+def load_route_head(path: Path) -> RouteHead:
+    """Read a route head saved with `save_head`, in eval mode."""
+    head = RouteHead()
+    head.load_state_dict(load_file(str(path)))
+    head.eval()
+    return head

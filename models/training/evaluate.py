@@ -24,9 +24,7 @@ def evaluate_evaluator(
 
     evaluator = load_evaluator(artifact)
     pairs = build_pairs(records, seed=seed)
-    scores = evaluator.score_pairs(
-        [p.question for p in pairs], [p.text for p in pairs], progress=True
-    )
+    scores = evaluator.score_pairs([p.question for p in pairs], [p.text for p in pairs])
     result: dict[str, Any] = {"all": pair_metrics([p.label for p in pairs], scores)}
     by_dataset: dict[str, list[int]] = defaultdict(list)
     for index, pair in enumerate(pairs):

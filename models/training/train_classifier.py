@@ -9,14 +9,24 @@ cross-entropy on the question text alone.
 
 import logging
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from models.training.artifact import build_model, save_artifact
+import torch
+
+from models.training.artifact import (
+    WEIGHTS,
+    build_model,
+    read_manifest,
+    save_artifact,
+    write_manifest,
+)
 from models.training.data import files_sha256, load_records, split_files
+from models.training.embed_head import embed_texts, fit_route_head, save_head
 from models.training.labels import ROUTES, read_label_file, route_labels
 from models.training.loop import fine_tune
 
@@ -30,6 +40,10 @@ LABELS_DIR = Path(__file__).resolve().parents[1] / "artifacts" / "labels"
 @dataclass(frozen=True)
 class ClassifierConfig:
     """Hyper-parameters of a classifier training run."""
+
+    architecture: Literal["embedding-head", "fine-tuned"] = "embedding-head"
+    """A head over the frozen MiniLM question embedding, or MiniLM's top layers fine-tuned."""
+    head_epochs: int = 40
 
     steps: int = 150
     batch_size: int = 32
@@ -61,20 +75,12 @@ def train_classifier(
     labels = route_labels(records, read_label_file(silver_file))
     counts = label_counts(labels)
     logger.info("classifier labels: %s", counts)
-    model, tokenizer = build_model(len(ROUTES), top_layers=config.top_layers)
-    fit = fine_tune(
-        model,
-        tokenizer,
-        [r["question"] for r in records],
-        None,
-        [ROUTES.index(route) for route, _ in labels],
-        steps=config.steps,
-        batch_size=config.batch_size,
-        lr=config.lr,
-        max_length=config.max_length,
-        seed=config.seed,
-        time_budget=config.time_budget,
-    )
+    targets = [ROUTES.index(route) for route, _ in labels]
+    questions = [r["question"] for r in records]
+    if config.architecture == "embedding-head":
+        training = _train_head(questions, targets, out_dir, config)
+    else:
+        training = _train_fine_tuned(questions, targets, out_dir, config)
     manifest: dict[str, Any] = {
         "kind": "classifier",
         "classes": list(ROUTES),
@@ -89,7 +95,47 @@ def train_classifier(
         },
         "seed": config.seed,
         "hyperparameters": asdict(config),
-        "training": asdict(fit),
+        **training,
     }
-    save_artifact(out_dir, model, top_layers=config.top_layers, manifest=manifest)
-    return manifest
+    write_manifest(out_dir, manifest)
+    return read_manifest(out_dir, kind="classifier")
+
+
+def _train_head(
+    questions: list[str], targets: list[int], out_dir: Path, config: ClassifierConfig
+) -> dict[str, Any]:
+    start = time.perf_counter()
+    vectors = embed_texts(questions)
+    head, loss = fit_route_head(
+        torch.stack([vectors[q] for q in questions]),
+        torch.tensor(targets),
+        epochs=config.head_epochs,
+        seed=config.seed,
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    save_head(head, out_dir / WEIGHTS)
+    seconds = time.perf_counter() - start
+    training = {"seconds": seconds, "epochs": config.head_epochs, "final_loss": loss}
+    return {"architecture": "embedding-head", "training": training}
+
+
+def _train_fine_tuned(
+    questions: list[str], targets: list[int], out_dir: Path, config: ClassifierConfig
+) -> dict[str, Any]:
+    model, tokenizer = build_model(len(ROUTES), top_layers=config.top_layers)
+    fit = fine_tune(
+        model,
+        tokenizer,
+        questions,
+        None,
+        targets,
+        steps=config.steps,
+        batch_size=config.batch_size,
+        lr=config.lr,
+        max_length=config.max_length,
+        seed=config.seed,
+        time_budget=config.time_budget,
+    )
+    save_artifact(out_dir, model, top_layers=config.top_layers, manifest={})
+    extra = {"top_layers": config.top_layers, "num_labels": len(ROUTES)}
+    return {"architecture": "fine-tuned-top", "training": asdict(fit), **extra}

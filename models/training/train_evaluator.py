@@ -88,7 +88,11 @@ def train_evaluator(
 
 
 def _describe(
-    out_dir: Path, manifest: dict[str, Any], files: list[Path], questions: int, pairs: int,
+    out_dir: Path,
+    manifest: dict[str, Any],
+    files: list[Path],
+    questions: int,
+    pairs: int,
     config: EvaluatorConfig,
 ) -> dict[str, Any]:
     manifest = {
@@ -116,7 +120,8 @@ def _train_head(pairs: list[Pair], out_dir: Path, config: EvaluatorConfig) -> di
         torch.stack([vectors[p.question] for p in pairs]),
         torch.stack([vectors[p.text] for p in pairs]),
         torch.tensor([p.label for p in pairs]),
-        epochs=config.head_epochs, seed=config.seed,
+        epochs=config.head_epochs,
+        seed=config.seed,
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     save_head(head, out_dir / WEIGHTS)
@@ -130,7 +135,9 @@ def _train_head(pairs: list[Pair], out_dir: Path, config: EvaluatorConfig) -> di
     return {"architecture": "embedding-head", "training": training}
 
 
-def _train_cross_encoder(pairs: list[Pair], out_dir: Path, config: EvaluatorConfig) -> dict[str, Any]:
+def _train_cross_encoder(
+    pairs: list[Pair], out_dir: Path, config: EvaluatorConfig
+) -> dict[str, Any]:
     model, tokenizer = build_model(1, top_layers=config.top_layers)
     phases: list[dict[str, Any]] = []
     if config.resume:

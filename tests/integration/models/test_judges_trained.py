@@ -86,13 +86,20 @@ def tiny_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-def test_train_evaluator_runs_a_few_steps(tiny_data: Path, tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("architecture", ["embedding-head", "cross-encoder"])
+def test_train_evaluator_runs_a_few_steps(
+    tiny_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], architecture: str
+) -> None:
     out = tmp_path / "evaluator"
     args = ["train", "evaluator", "--data-dir", str(tiny_data), "--out", str(out)]
-    assert main([*args, "--steps", "2", "--limit", "4", "--no-calibrate"]) == 0
+    options = ["--architecture", architecture, "--steps", "2", "--limit", "4", "--no-calibrate"]
+    assert main([*args, *options]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["kind"] == "evaluator" and manifest["training"]["steps"] == 2
+    saved = {"embedding-head": "embedding-head", "cross-encoder": "fine-tuned-top"}
+    assert manifest["kind"] == "evaluator" and manifest["architecture"] == saved[architecture]
     assert manifest["training_data"]["questions"] == 4
+    if architecture == "cross-encoder":
+        assert manifest["training"]["steps"] == 2
     assert json.loads(capsys.readouterr().out)["kind"] == "evaluator"
     score = load_evaluator(out).score(QUESTION, [RELEVANT])
     assert -1.0 <= score[0] <= 1.0

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 import bench.corpus
@@ -62,6 +64,10 @@ def test_cli_runs_writes_reports_and_resumes(tmp_path, data_file, monkeypatch, c
         "f1_vs_time.png",
     }
     assert built[0]["settings"] == {"top_k": 3}
+    info = json.loads((out / "run.json").read_text())
+    assert info["contexts"]["single"]["top_k"] == 3
+    assert info["contexts"]["single"]["route"] == "B"
+    assert "adaptive-oracle" not in info["contexts"]
     assert main(argv) == 0
     assert len(built) == 1  # the second run found everything done
 

@@ -1,6 +1,13 @@
 from bench.outputs import load_results, write_reports
 from bench.records import Record
-from bench.report import markdown_report, robustness_table, route_mix, summarize, summary_table
+from bench.report import (
+    crag_mix,
+    markdown_report,
+    robustness_table,
+    route_mix,
+    summarize,
+    summary_table,
+)
 
 
 def rec(dataset, strategy, *, f1, seconds, route="B", drop=0.0, qid="1"):
@@ -57,7 +64,11 @@ def test_route_mix_and_robustness():
         rec("nq", "crag", f1=0.0, seconds=1, drop=0.5),
     ]
     table = robustness_table(dropped)
-    assert "| crag | 100.0 (n=1) | 0.0 (n=1) |" in table
+    assert "| crag | 100.0 (F1 100.0, n=1) | 0.0 (F1 0.0, n=1) |" in table
+    dropped[0].crag_action, dropped[1].crag_action = "Correct", "Incorrect"
+    mix = crag_mix(dropped)
+    assert "| nq | crag | 100% | 0% | 0% |" in mix
+    assert "| nq | crag (drop 50%) | 0% | 0% | 100% |" in mix
     assert robustness_table(RECORDS) == ""
 
 
@@ -66,7 +77,24 @@ def test_markdown_report_and_files(tmp_path):
     assert text.index("## hotpotqa") < text.index("## nq") < text.index("## average")
     paths = write_reports(RECORDS, tmp_path, command="acrag eval --data x")
     names = {p.name for p in paths}
-    assert names == {"results.md", "summary.json", "f1_vs_time.png"}
+    assert names == {"results.md", "summary.json", "f1_vs_time.png", "f1_vs_tokens.png"}
     assert (tmp_path / "f1_vs_time.png").read_bytes()[:4] == b"\x89PNG"
     assert "acrag eval --data x" in (tmp_path / "results.md").read_text()
     assert load_results(tmp_path) == []
+
+
+def test_robustness_pictures_with_several_shares(tmp_path):
+    records = [
+        rec("nq", s, f1=f, seconds=1, drop=d)
+        for s, f, d in [
+            ("single", 1.0, 0.0),
+            ("single", 0.0, 0.5),
+            ("crag", 1.0, 0.0),
+            ("crag", 1.0, 0.5),
+        ]
+    ]
+    names = {p.name for p in write_reports(records, tmp_path)}
+    assert {"robustness.png", "robustness_f1.png"} <= names
+    assert "| single | 100.0 (F1 100.0, n=1) | 0.0 (F1 0.0, n=1) |" in (
+        (tmp_path / "results.md").read_text()
+    )

@@ -134,3 +134,14 @@ def test_strategies_do_not_share_cached_answers(tmp_path, no_global_cache):
     adaptive = runner.run("What is the capital of France?", "adaptive", home=tmp_path)
     assert adaptive.route == "B"  # the same request as `single`, but paid for again
     assert adaptive.cache_hits == 0
+
+
+def test_warm_up_reaches_the_model_even_when_cached(tmp_path, no_global_cache):
+    cache = install_llm_cache(tmp_path / "cache.sqlite")
+    model = generator()
+    runner = GraphRunner(model="local", graph=fake_graph(model), cache=cache)
+    runner.warm_up(home=tmp_path)
+    runner.warm_up(home=tmp_path)
+    assert len(model.calls) == 2
+    assert cache.bypass is False
+    assert runner.run("What is the capital of France?", "crag", home=tmp_path).cache_hits == 0
