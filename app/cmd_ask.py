@@ -32,10 +32,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         choices=["auto", "tavily", "local", "none"],
         help="web search backend",
     )
-    parser.add_argument(
-        "--classifier", default="heuristic", choices=["trained", "llm", "heuristic"]
-    )
-    parser.add_argument("--evaluator", default="heuristic", choices=["trained", "llm", "heuristic"])
+    parser.add_argument("--classifier", default="trained", choices=["trained", "llm", "heuristic"])
+    parser.add_argument("--evaluator", default="trained", choices=["trained", "llm", "heuristic"])
     parser.add_argument(
         "--no-reflect",
         dest="reflect",

@@ -1,16 +1,18 @@
 """Write a run's reports into its output folder, and load committed results back."""
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
 from bench.harness import ORACLE_FILE, RECORDS_FILE
-from bench.plots import plot_f1_vs_time, plot_robustness, save
 from bench.records import Record, read_records
 from bench.report import markdown_report, summarize
 
-__all__ = ["REPORT_FILE", "load_results", "write_reports"]
+__all__ = ["REPORT_FILE", "load_results", "write_pictures", "write_reports"]
+
+logger = logging.getLogger(__name__)
 
 REPORT_FILE = "results.md"
 SUMMARY_FILE = "summary.json"
@@ -35,10 +37,21 @@ def write_reports(
         f"{share:g}": [asdict(s) for s in summarize(records, drop_gold=share)] for share in shares
     }
     written[1].write_text(json.dumps(summaries, indent=1), encoding="utf-8")
+    return written + write_pictures(records, out)
+
+
+def write_pictures(records: Sequence[Record], out: Path) -> list[Path]:
+    """Write the PNG pictures; skip them with a warning when matplotlib is not installed."""
+    try:
+        from bench.plots import plot_f1_vs_time, plot_robustness, save
+    except ImportError as error:  # matplotlib comes with the `dev` extra only
+        logger.warning("no pictures: %s (pip install matplotlib)", error)
+        return []
+    written = []
     if any(r.drop_gold == 0 for r in records):
         written.append(save(plot_f1_vs_time(records), out / F1_PLOT))
         written.append(save(plot_f1_vs_time(records, cost="tokens"), out / F1_TOKENS_PLOT))
-    if len(shares) > 1:
+    if len({r.drop_gold for r in records}) > 1:
         written.append(save(plot_robustness(records), out / ROBUSTNESS_PLOT))
         written.append(save(plot_robustness(records, metric="f1"), out / ROBUSTNESS_F1_PLOT))
     return written

@@ -1,11 +1,42 @@
 """Run configuration: one `Context` dataclass passed with `context=` (or the run's `context`)."""
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, NamedTuple
 
-__all__ = ["Context", "JudgeKind", "context_options"]
+__all__ = ["Context", "CragThresholds", "JudgeKind", "calibrated_thresholds", "context_options"]
 
 JudgeKind = Literal["trained", "llm", "heuristic"]
+
+
+class CragThresholds(NamedTuple):
+    """CRAG's decision thresholds on the evaluator's [-1, 1] scale."""
+
+    upper: float
+    lower: float
+    strip: float
+
+
+HEURISTIC_THRESHOLDS = CragThresholds(upper=0.4, lower=-0.5, strip=-0.5)
+"""Calibrated for the heuristic evaluator (MiniLM cosine blended with term overlap) on dev."""
+
+
+@cache
+def calibrated_thresholds(evaluator: JudgeKind) -> CragThresholds:
+    """Return the thresholds calibrated for an evaluator kind.
+
+    The trained evaluator records its own in its manifest (chosen on the dev files); the LLM
+    judge's probability-based scores share the heuristic's scale closely enough to use its.
+    """
+    if evaluator != "trained":
+        return HEURISTIC_THRESHOLDS
+    from models.evaluator import load_thresholds
+
+    try:
+        recorded = load_thresholds()
+    except FileNotFoundError:  # no artifact: the trained judge itself will say so
+        return HEURISTIC_THRESHOLDS
+    return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
 
 
 def _opt(default: Any, description: str) -> Any:
@@ -28,18 +59,24 @@ class Context:
     )
 
     # Judges.
-    classifier: JudgeKind = _opt("heuristic", "Complexity classifier: trained, llm or heuristic.")
+    classifier: JudgeKind = _opt("trained", "Complexity classifier: trained, llm or heuristic.")
     route: Literal["auto", "A", "B", "C"] = _opt("auto", "Force a route instead of classifying.")
-    evaluator: JudgeKind = _opt("heuristic", "Retrieval evaluator: trained, llm or heuristic.")
+    evaluator: JudgeKind = _opt("trained", "Retrieval evaluator: trained, llm or heuristic.")
     critic: Literal["llm", "heuristic"] = _opt(
         "heuristic", "Support checker and usefulness judge for reflection."
     )
     judge_attempts: int = _opt(2, "Tries for a judge that returns junk before the safe fallback.")
 
-    # CRAG.
-    upper_threshold: float = _opt(0.4, "Correct if any passage scores at least this (in [-1, 1]).")
-    lower_threshold: float = _opt(-0.5, "Incorrect if every passage scores below this.")
-    strip_threshold: float = _opt(-0.5, "Strips scoring below this are dropped in refinement.")
+    # CRAG. Unset thresholds take the values calibrated for the chosen evaluator.
+    upper_threshold: float | None = _opt(
+        None, "Correct if any passage scores at least this (in [-1, 1]; default: calibrated)."
+    )
+    lower_threshold: float | None = _opt(
+        None, "Incorrect if every passage scores below this (default: calibrated)."
+    )
+    strip_threshold: float | None = _opt(
+        None, "Strips scoring below this are dropped in refinement (default: calibrated)."
+    )
     strip_mode: Literal["sentences", "words", "passage"] = _opt(
         "sentences", "Split passages into sentence strips, fixed word windows, or keep them whole."
     )
@@ -78,6 +115,15 @@ class Context:
     # Conversation and input limits.
     condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
     max_question_chars: int = _opt(2000, "Longest question accepted.")
+
+    def crag_thresholds(self) -> CragThresholds:
+        """Return the CRAG thresholds: the ones set here, else the evaluator's calibrated ones."""
+        calibrated = calibrated_thresholds(self.evaluator)
+        return CragThresholds(
+            upper=calibrated.upper if self.upper_threshold is None else self.upper_threshold,
+            lower=calibrated.lower if self.lower_threshold is None else self.lower_threshold,
+            strip=calibrated.strip if self.strip_threshold is None else self.strip_threshold,
+        )
 
     def __post_init__(self) -> None:
         """Reject settings that cannot work, before any model runs."""

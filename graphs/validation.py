@@ -49,11 +49,14 @@ def _require(ok: bool, message: str) -> None:
 def check_context(context: "Context") -> None:
     """Raise InvalidContextError for settings that cannot work."""
     c = context
-    _require(
-        -1.0 <= c.lower_threshold <= c.upper_threshold <= 1.0,
-        "thresholds must satisfy -1 <= lower_threshold <= upper_threshold <= 1",
-    )
-    _require(-1.0 <= c.strip_threshold <= 1.0, "strip_threshold must lie in [-1, 1]")
+    for name in ("upper_threshold", "lower_threshold", "strip_threshold"):
+        value = getattr(c, name)
+        _require(value is None or -1.0 <= value <= 1.0, f"{name} must lie in [-1, 1]")
+    if c.lower_threshold is not None and c.upper_threshold is not None:
+        _require(
+            c.lower_threshold <= c.upper_threshold,
+            "thresholds must satisfy lower_threshold <= upper_threshold",
+        )
     for name in (
         "top_k",
         "strips_top_k",

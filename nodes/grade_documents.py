@@ -30,6 +30,7 @@ def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragA
 def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
     """Score the passages not graded yet and store the CRAG action they imply."""
     context = runtime.context
+    thresholds = context.crag_thresholds()
     batch = [p for p in state.get("passages") or [] if p["score"] is None]
     question = state["standalone_question"]
     evaluator = deps.evaluator_for(context) if batch else None
@@ -57,7 +58,7 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
         action: CragAction = "Ambiguous"
         scores = [0.0] * len(batch)
     else:
-        action = crag_action(scores, upper=context.upper_threshold, lower=context.lower_threshold)
+        action = crag_action(scores, upper=thresholds.upper, lower=thresholds.lower)
     graded: list[Passage] = [
         {**p, "score": round(s, 4)} for p, s in zip(batch, scores, strict=True)
     ]
@@ -77,7 +78,7 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
             ],
         )
     )
-    above = sum(s >= context.upper_threshold for s in scores)
+    above = sum(s >= thresholds.upper for s in scores)
     events.append(
         event(
             runtime,
@@ -86,8 +87,8 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
             action=action,
             graded=len(batch),
             above_upper=above,
-            upper=context.upper_threshold,
-            lower=context.lower_threshold,
+            upper=thresholds.upper,
+            lower=thresholds.lower,
         )
     )
     return {"passages": graded, "crag_action": action, "crag_scores": scores, "events": events}

@@ -111,7 +111,10 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
         else:
             new = [{**s, "score": round(v, 4)} for s, v in zip(new, scores, strict=True)]
     strips = select_strips(
-        [*old, *new], passages, threshold=context.strip_threshold, top_k=context.strips_top_k
+        [*old, *new],
+        passages,
+        threshold=context.crag_thresholds().strip,
+        top_k=context.strips_top_k,
     )
     kept = [s for s in strips if s["kept"]]
     events.append(

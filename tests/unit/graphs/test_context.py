@@ -1,5 +1,6 @@
 import pytest
 
+from graphs import context
 from graphs.context import Context, context_options
 from graphs.validation import InvalidContextError, InvalidQuestionError, validate_question
 from models.errors import UserError
@@ -51,3 +52,20 @@ def test_bad_questions_are_refused(question, message):
 
 def test_good_question_is_stripped():
     assert validate_question("  Who wrote\tit?\n", max_chars=100) == "Who wrote\tit?"
+
+
+def test_explicit_thresholds_beat_the_calibrated_ones():
+    thresholds = Context(upper_threshold=0.3, strip_threshold=-0.2).crag_thresholds()
+    assert thresholds.upper == 0.3
+    assert thresholds.strip == -0.2
+    assert thresholds.lower == context.HEURISTIC_THRESHOLDS.lower
+
+
+def test_trained_evaluator_defaults_to_the_thresholds_in_its_manifest(monkeypatch):
+    from models.evaluator import load_thresholds
+
+    monkeypatch.undo()  # the real calibration lookup, not the unit-test stand-in
+    recorded = load_thresholds()
+    thresholds = Context(evaluator="trained").crag_thresholds()
+    assert thresholds == (recorded.upper, recorded.lower, recorded.strip_filter)
+    assert Context(evaluator="heuristic").crag_thresholds() == context.HEURISTIC_THRESHOLDS
