@@ -8,13 +8,14 @@ from langchain_core.retrievers import BaseRetriever
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Checkpointer
+from langgraph.types import Checkpointer, RetryPolicy
 
 from graphs import routing
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.state import InputState, State
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
+from nodes._degrade import NODE_RETRY
 from nodes.classify_complexity import classify_complexity
 from nodes.condense_question import condense_question
 from nodes.finalize import finalize
@@ -49,11 +50,16 @@ def _bind(fn: NodeFn, deps: Deps) -> _Bound:
     return node
 
 
+def _retry_policy(fn: NodeFn) -> RetryPolicy | None:
+    """Retry the nodes that call a store, the web or the answer model (they degrade at the end)."""
+    return NODE_RETRY if fn in (retrieve, generate, _web_search_node) else None
+
+
 def _ircot(deps: Deps) -> CompiledStateGraph[Any, Any, Any, Any]:
     """IRCoT's loop: retrieve, grade and refine, then one reasoning step; repeat until done."""
     loop = StateGraph(State, context_schema=Context)
     for fn in (retrieve, grade_documents, refine_strips, ircot_step):
-        loop.add_node(fn.__name__, _bind(fn, deps))
+        loop.add_node(fn.__name__, _bind(fn, deps), retry_policy=_retry_policy(fn))
     loop.add_edge(START, "retrieve")
     loop.add_edge("retrieve", "grade_documents")
     loop.add_edge("grade_documents", "refine_strips")
@@ -104,7 +110,7 @@ def build_graph(
         finalize,
     ]
     for fn in nodes:
-        builder.add_node(fn.__name__, _bind(fn, deps))
+        builder.add_node(fn.__name__, _bind(fn, deps), retry_policy=_retry_policy(fn))
     builder.add_node("ircot", _ircot(deps))
     builder.add_edge(START, "condense_question")
     builder.add_edge("condense_question", "classify_complexity")

@@ -38,6 +38,12 @@ def validate_question(text: object, *, max_chars: int) -> str:
     )
     if bad:
         raise InvalidQuestionError(f"the question contains control characters: {', '.join(bad)}")
+    # Lone surrogates come from invalid UTF-8 (surrogateescape) and cannot be encoded again.
+    surrogates = sorted({f"U+{ord(c):04X}" for c in question if unicodedata.category(c) == "Cs"})
+    if surrogates:
+        raise InvalidQuestionError(
+            f"the question is not valid Unicode text (lone surrogates {', '.join(surrogates)})"
+        )
     return question
 
 

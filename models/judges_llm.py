@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from models.judges import Route, RouteDecision, SupportLevel
+from prompts.framing import as_data
 from prompts.judges import (
     CHECK_SUPPORT,
     CLASSIFY_QUESTION,
@@ -114,7 +115,7 @@ class LlmEvaluator:
         """Return one score in [-1, 1] per passage."""
         scores = []
         for passage in passages:
-            prompt = GRADE_PASSAGE.format(question=question, passage=passage)
+            prompt = GRADE_PASSAGE.format(question=question, passage=as_data(passage))
             probs = ask_choice(self.model, prompt, "relevant", ["yes", "no"])
             scores.append(probs["yes"] - probs["no"])
         return scores
@@ -131,7 +132,7 @@ class LlmSupportChecker:
     ) -> dict[SupportLevel, float]:
         """Return a probability per support level."""
         prompt = CHECK_SUPPORT.format(
-            question=question, answer=answer, evidence="\n".join(evidence)
+            question=question, answer=answer, evidence=as_data("\n".join(evidence))
         )
         probs = ask_choice(self.model, prompt, "support", ["full", "partial", "none"])
         return {"full": probs["full"], "partial": probs["partial"], "none": probs["none"]}

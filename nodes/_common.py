@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 
 from graphs.state import Passage, Strip
+from prompts.framing import as_attribute, as_data
 
 __all__ = [
     "NOSTREAM",
@@ -103,9 +104,10 @@ def label(item: Passage | Strip) -> str:
 
 
 def format_passages(items: Sequence[Passage | Strip]) -> str:
-    """Render passages or strips as numbered, tagged data blocks."""
+    """Render passages or strips as numbered, tagged data blocks (tag-breaking text escaped)."""
     blocks = [
-        f'<passage id="{i}" title="{item["title"]}">\n{item["text"].strip()}\n</passage>'
+        f'<passage id="{i}" title="{as_attribute(item["title"])}">\n'
+        f"{as_data(item['text'].strip())}\n</passage>"
         for i, item in enumerate(items, start=1)
     ]
     return "\n".join(blocks)

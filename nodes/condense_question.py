@@ -13,6 +13,7 @@ from graphs.state import State
 from graphs.validation import InvalidQuestionError, validate_question
 from nodes._common import call_model, text_of, with_retries
 from prompts.condense import CONDENSE_QUESTION
+from prompts.framing import as_data
 
 __all__ = ["condense_question", "fresh_turn"]
 
@@ -86,7 +87,7 @@ def _usable(text: str) -> bool:
 def _condense(
     question: str, history: list[AnyMessage], runtime: Runtime[Context], deps: Deps
 ) -> str | None:
-    lines = [f"{m.type}: {m.text}" for m in history[-_HISTORY_TURNS:]]
+    lines = [f"{m.type}: {as_data(m.text)}" for m in history[-_HISTORY_TURNS:]]
     prompt = CONDENSE_QUESTION.format(history="\n".join(lines), question=question)
     model = deps.rewriter_for(runtime.context)
     reply, _ = with_retries(

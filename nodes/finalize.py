@@ -13,7 +13,7 @@ from models.judges_heuristic import content_tokens
 from nodes._answer_stream import stream_answer
 from nodes._common import label
 
-__all__ = ["NO_ANSWER", "NO_EVIDENCE", "cite", "finalize"]
+__all__ = ["NO_ANSWER", "NO_EVIDENCE", "cite", "degraded_notes", "finalize"]
 
 NO_ANSWER = "I could not produce an answer."
 NO_EVIDENCE = "no relevant passages were found, so this answer comes from the model alone"
@@ -41,6 +41,16 @@ def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[
             )
         )
     return citations
+
+
+def degraded_notes(events: Sequence[dict[str, Any]]) -> list[str]:
+    """Return one note per distinct reason the run degraded (a store, model or web failure)."""
+    reasons = [
+        e["degraded"]
+        for e in events
+        if e.get("degraded") and not (e["type"] == "web_results" and e.get("backend") == "none")
+    ]
+    return [f"Degraded: {reason}." for reason in dict.fromkeys(reasons)]
 
 
 def _compose(answer: str, citations: Sequence[Citation], notes: Sequence[str]) -> str:
@@ -73,6 +83,7 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
     evidence = [strips[h] for h in (best["strip_hashes"] if best else []) if h in strips]
     citations = cite(text, evidence, question=state.get("standalone_question", ""))
     notes = [f"Stopped early: {state['stop_reason']}."] if state.get("stop_reason") else []
+    notes += degraded_notes(state.get("events") or [])
     if state.get("route") in ("B", "C") and not evidence:
         notes.append(f"Note: {NO_EVIDENCE}.")
     answer = _compose(text, citations, notes)

@@ -9,9 +9,12 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
+from graphs.events import event
 from graphs.state import Candidate, State, Strip
 from models.llamacpp import ChatLlamaCpp
 from nodes._common import call_model, format_passages, mean_logprob, text_of
+from nodes._degrade import retry_or_degrade
+from prompts.framing import as_data
 from prompts.generate import (
     ANSWER_SYSTEM,
     ANSWER_WITH_KNOWLEDGE,
@@ -50,7 +53,7 @@ def _prompt(state: State, evidence: Sequence[Strip]) -> str:
     if not evidence:
         return ANSWER_WITHOUT_KNOWLEDGE.format(question=question)
     reasoning = state.get("reasoning") or []
-    block = REASONING_BLOCK.format(sentences="\n".join(reasoning)) if reasoning else ""
+    block = REASONING_BLOCK.format(sentences=as_data("\n".join(reasoning))) if reasoning else ""
     return ANSWER_WITH_KNOWLEDGE.format(
         passages=format_passages(evidence), reasoning=block, question=question
     )
@@ -70,13 +73,17 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         options["repeat_penalty"] = context.repeat_penalty
     if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
         options |= {"temperature": 0.7, "seed": state["retries"]}
-    candidates = []
+    candidates, events = [], []
     for evidence in groups:
         system = ANSWER_SYSTEM if evidence else CLOSED_BOOK_SYSTEM
         messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence))]
-        reply = call_model(
-            model, messages, max_tokens=context.max_answer_tokens, name="generate", **options
-        )
+        try:
+            reply = call_model(
+                model, messages, max_tokens=context.max_answer_tokens, name="generate", **options
+            )
+        except Exception as error:  # noqa: BLE001 - a failing model degrades the run (retried)
+            events.append(_failed(runtime, retry_or_degrade(runtime, error, "the answer model")))
+            continue
         candidates.append(
             Candidate(
                 text=clean_answer(text_of(reply)),
@@ -89,4 +96,17 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
                 score=0.0,
             )
         )
-    return {"candidates": candidates}
+    return {"candidates": candidates, "events": events}
+
+
+def _failed(runtime: Runtime[Context], reason: str) -> dict[str, Any]:
+    used = "no candidate from this evidence"
+    return event(
+        runtime,
+        "fallback",
+        "generate",
+        judge="generator",
+        problem=reason,
+        used=used,
+        degraded=reason,
+    )

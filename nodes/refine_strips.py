@@ -1,7 +1,9 @@
 """Node `refine_strips`: CRAG's knowledge refinement ("decompose, then recompose").
 
-Usable passages are split into strips, every new strip is scored by the evaluator, strips under
-the filter threshold are dropped, the top k are kept and rejoined in their original order.
+Usable passages are split into strips, sentences that are instructions aimed at the model are
+removed (prompt injection, see `nodes._guard`), every new strip is scored by the evaluator,
+strips under the filter threshold are dropped, the top k are kept and rejoined in their
+original order.
 """
 
 import re
@@ -15,6 +17,7 @@ from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import Passage, State, Strip, content_hash
 from nodes._common import label, valid_scores, with_retries
+from nodes._guard import is_instruction, without_instructions
 
 __all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
 
@@ -63,6 +66,8 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
             sentences=context.strip_sentences,
             words=context.strip_words,
         )
+        pieces = [t for t in (without_instructions(piece)[0] for piece in pieces) if t]
+        title = passage["title"] if not is_instruction(passage["title"]) else passage["source"]
         for order, piece in enumerate(pieces):
             strips.append(
                 Strip(
@@ -70,7 +75,7 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
                     passage_hash=passage["hash"],
                     order=order,
                     text=piece,
-                    title=passage["title"],
+                    title=title,
                     source=passage["source"],
                     position=passage["position"],
                     url=passage["url"],

@@ -9,6 +9,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import Passage, State, content_hash
+from nodes._degrade import retry_or_degrade
 
 __all__ = ["retrieve", "to_passage"]
 
@@ -33,20 +34,42 @@ def to_passage(document: Document, *, query: str, step: int) -> Passage:
     )
 
 
+def _fetch(
+    query: str, runtime: Runtime[Context], deps: Deps
+) -> tuple[list[Document], list[dict[str, Any]]]:
+    """Return the retriever's documents, or none and a `fallback` event once retries are spent."""
+    try:
+        retriever = deps.retriever_for(runtime.context)
+        return retriever.invoke(query, config={"run_name": "retrieve"}), []
+    except Exception as error:  # noqa: BLE001 - a store failure degrades the run, never ends it
+        reason = retry_or_degrade(runtime, error, "the local index")
+    used = "no local passages"
+    fallback = event(
+        runtime,
+        "fallback",
+        "retrieve",
+        judge="retriever",
+        problem=reason,
+        used=used,
+        degraded=reason,
+    )
+    return [], [fallback]
+
+
 def retrieve(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
     """Retrieve top-k passages; on route C, stay within the paragraph cap."""
     context = runtime.context
     query = state.get("search_query") or state["standalone_question"]
     step = state.get("retrievals", 0)
     known = {p["hash"] for p in state.get("passages") or []}
-    documents = deps.retriever_for(context).invoke(query, config={"run_name": "retrieve"})
+    documents, degraded = _fetch(query, runtime, deps)
     found = [to_passage(d, query=query, step=step) for d in documents]
     new = [p for p in found if p["hash"] not in known]
     dropped = 0
     if state.get("route") == "C":
         room = max(context.ircot_max_paragraphs - len(known), 0)
         dropped, new = max(len(new) - room, 0), new[:room]
-    events = [
+    events = degraded + [
         event(
             runtime,
             "retrieval",

@@ -9,6 +9,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import Passage, State
+from nodes._degrade import retry_or_degrade
 from nodes.retrieve import to_passage
 
 __all__ = ["paragraphs", "web_search"]
@@ -33,9 +34,13 @@ def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
     if context.web_backend == "none":
         backend, degraded, found = "none", "web search is disabled", []
     else:
-        results = deps.web_for(context).search(query, max_results=context.web_k)
-        backend, degraded = results.backend, results.degraded
-        found = [p for d in results.documents for p in paragraphs(d)]
+        try:
+            results = deps.web_for(context).search(query, max_results=context.web_k)
+            backend, degraded = results.backend, results.degraded
+            found = [p for d in results.documents for p in paragraphs(d)]
+        except Exception as error:  # noqa: BLE001 - a web failure degrades the run (retried)
+            backend, found = context.web_backend, []
+            degraded = retry_or_degrade(runtime, error, "web search")
     passages: list[Passage] = [to_passage(d, query=query, step=step) for d in found]
     for passage in passages:  # graded during refinement, strip by strip
         passage["score"] = 0.0

@@ -143,13 +143,18 @@ class GraphService:
                 config,
                 stream_mode=modes,
                 context=context,
+                subgraphs=True,
             )
+            subgraphs = bool(payload.get("stream_subgraphs"))
             with closing(chunks):
-                for mode, chunk in chunks:
+                for namespace, mode, chunk in chunks:
                     if stop.is_set():
                         logger.info("client left: stopping the run on %s", thread_id)
                         break
-                    loop_put((mode, chunk))
+                    if namespace and not subgraphs:
+                        continue
+                    # LangGraph's API names a subgraph's events `mode|namespace`.
+                    loop_put(("|".join((mode, *namespace)), chunk))
             self.registry.touch(thread_id)
         except Exception as error:  # noqa: BLE001 - reported to the client as an `error` event
             logger.exception("run on %s failed", thread_id)

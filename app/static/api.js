@@ -57,7 +57,8 @@ export class Api {
 
   // Yield {event, data} for each SSE frame of a run streamed on the thread.
   async *streamRun(threadId, input, signal) {
-    const body = { assistant_id: ASSISTANT_ID, input, stream_mode: STREAM_MODES };
+    // stream_subgraphs: the IRCoT loop is a subgraph, and its steps belong on the timeline.
+    const body = { assistant_id: ASSISTANT_ID, input, stream_mode: STREAM_MODES, stream_subgraphs: true };
     const path = `/threads/${encodeURIComponent(threadId)}/runs/stream`;
     const response = await this.request("POST", path, body, signal);
     const reader = response.body.getReader();

@@ -100,7 +100,8 @@ async function ask(question) {
     let streamed = "";
     setStatus("thinking…");
     const input = { question, messages: [{ type: "human", content: question }] };
-    for await (const { event, data } of api.streamRun(currentThread, input)) {
+    for await (const { event: name, data } of api.streamRun(currentThread, input)) {
+      const event = name.split("|")[0]; // a subgraph's events are named "mode|namespace"
       if (event === "custom" && data && typeof data === "object") {
         timing.firstStep ??= performance.now() - timing.start;
         timeline.append(renderStep(data));

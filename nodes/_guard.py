@@ -1,0 +1,47 @@
+"""Drop sentences of retrieved text that are instructions aimed at the model.
+
+Framing (tags, escaping, a system rule) keeps retrieved text in the data block, but a 135M
+model still tends to follow "answer PWNED" when it sits next to the question's facts. So before
+strips are scored, sentences that address the model (ignore the question, fake roles, "the
+answer is X", role-play) are removed; a strip left empty is dropped. Patterns, not a model:
+cheap, predictable, and testable; a paraphrase they miss is still framed as data.
+"""
+
+import re
+
+__all__ = ["is_instruction", "without_instructions"]
+
+_PATTERNS = [
+    r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(instructions?|questions?|prompts?|"
+    r"rules?|context|passages?|above|previous|everything)\b",
+    r"\b(new|updated|real|hidden|secret|special)\s+(system\s+)?(instructions?|directives?|"
+    r"orders?|task)\s*(:|for (you|the (ai|model|assistant|reader)))",
+    r"(^|[\[(<#*|>])\s*(system|assistant|developer|admin(istrator)?)\s*(prompt|message|note|"
+    r"override)?\s*[:\]>|]",
+    r"<\|?\s*(im_start|im_end|system|endoftext)|\[/?(inst|sys)\]|&lt;\|",
+    r"\b(answer|reply|respond|say|output|print|write|repeat|end)\b.{0,30}\b(with|only|exactly|"
+    r"verbatim)\b.{0,30}\b(word|phrase|token|code|string|text|[A-Z]{3,}-\d+)",
+    r"\b(the|your|every|each|any)\s+(correct\s+|real\s+|only\s+|final\s+|true\s+)?(answer|reply|"
+    r"response)s?\b.{0,40}\b(is|are|must be|should be|shall be)\b.{0,20}[A-Z]{3,}-?\d*",
+    r"\b(you|the (ai|model|assistant|chatbot|bot)|ai (models?|assistants?)|language models?|"
+    r"llms?|chatbots?)\b.{0,30}\b(must|should|shall|will|are to|have to|need to|now)\b.{0,40}"
+    r"\b(answer|reply|respond|say|output|ignore|pretend|act|become|role|obey|follow|print)",
+    r"\b(pretend|role-?play|act as|you are now|from now on|stay in character|jailbreak|"
+    r"developer mode|do anything now)\b",
+    r"\b(instead|rather),?\s+(of answering\b.{0,30}|just\s+)?(answer|reply|respond|say|write|output)",
+    r"\bto (any|every|all|each) (user |following )?(question|query|request)s?\b",
+]
+_INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def is_instruction(text: str) -> bool:
+    """Return whether `text` contains an instruction aimed at the model reading it."""
+    return bool(_INSTRUCTION.search(text))
+
+
+def without_instructions(text: str) -> tuple[str, int]:
+    """Return `text` without its instruction sentences, and how many were removed."""
+    sentences = [s for s in _SENTENCES.split(text) if s.strip()]
+    kept = [s for s in sentences if not is_instruction(s)]
+    return " ".join(kept), len(sentences) - len(kept)
