@@ -122,8 +122,15 @@ def add_passages(left: Sequence[Passage] | None, right: Sequence[Passage] | None
 def add_events(
     left: Sequence[dict[str, Any]] | None, right: Sequence[dict[str, Any]] | None
 ) -> list[dict[str, Any]]:
-    """Append events in order."""
-    return [*(left or []), *(right or [])]
+    """Append events in order.
+
+    A subgraph (the IRCoT loop) hands back the parent's events followed by its own; only the
+    part after that shared prefix is new.
+    """
+    old, new = list(left or []), list(right or [])
+    if old and new[: len(old)] == old:
+        new = new[len(old) :]
+    return [*old, *new]
 
 
 class InputState(TypedDict, total=False):

@@ -24,21 +24,23 @@ class TransientNodeError(RuntimeError):
 
 NODE_RETRY = RetryPolicy(
     max_attempts=NODE_ATTEMPTS,
-    initial_interval=0.2,
+    initial_interval=0.1,
     backoff_factor=2.0,
     max_interval=2.0,
     retry_on=TransientNodeError,
 )
 
 
-def retry_or_degrade(runtime: Runtime[Any], error: Exception, what: str) -> str:
+def retry_or_degrade(
+    runtime: Runtime[Any], error: Exception, what: str, *, retry: bool = True
+) -> str:
     """Raise `TransientNodeError` unless this is the node's last attempt; else return why.
 
     A runtime without execution info (a node called directly, outside a graph) degrades at
-    once.
+    once, and so does `retry=False` (the same failure was already retried in this run).
     """
     reason = f"{what} failed: {type(error).__name__}: {error}"[:300]
     info = runtime.execution_info
-    if info is not None and info.node_attempt < NODE_ATTEMPTS:
+    if retry and info is not None and info.node_attempt < NODE_ATTEMPTS:
         raise TransientNodeError(reason) from error
     return reason

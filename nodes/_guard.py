@@ -28,11 +28,15 @@ _PATTERNS = [
     r"\b(answer|reply|respond|say|output|ignore|pretend|act|become|role|obey|follow|print)",
     r"\b(pretend|role-?play|act as|you are now|from now on|stay in character|jailbreak|"
     r"developer mode|do anything now)\b",
-    r"\b(instead|rather),?\s+(of answering\b.{0,30}|just\s+)?(answer|reply|respond|say|write|output)",
+    r"\b(instead|rather),?\s+(of answering\b.{0,30}|just\s+)?"
+    r"(answer|reply|respond|say|write|output)",
     r"\bto (any|every|all|each) (user |following )?(question|query|request)s?\b",
 ]
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+|(?=<\s*[/!|A-Za-z])|(?=\[/?(?:INST|SYS)\])")
+"""Sentence ends, line breaks, and the start of any tag or chat-template token."""
+_TURN_START = re.compile(r"\s*(<\|\s*(im_start|system|user|assistant)|\[(INST|SYS)\])", re.I)
+_TURN_END = re.compile(r"<\|\s*(im_end|endoftext|end)|\[/(INST|SYS)\]", re.I)
 
 
 def is_instruction(text: str) -> bool:
@@ -41,7 +45,16 @@ def is_instruction(text: str) -> bool:
 
 
 def without_instructions(text: str) -> tuple[str, int]:
-    """Return `text` without its instruction sentences, and how many were removed."""
+    """Return `text` without its instruction sentences, and how many were removed.
+
+    A fake chat turn (`<|im_start|>` ... `<|im_end|>`, `[INST]` ... `[/INST]`) goes whole,
+    since its content is a message to the model even when it reads like plain text.
+    """
     sentences = [s for s in _SENTENCES.split(text) if s.strip()]
-    kept = [s for s in sentences if not is_instruction(s)]
+    kept, in_turn = [], False
+    for sentence in sentences:
+        in_turn = in_turn or bool(_TURN_START.match(sentence))
+        if not (in_turn or is_instruction(sentence)):
+            kept.append(sentence.strip())
+        in_turn = in_turn and not _TURN_END.search(sentence)
     return " ".join(kept), len(sentences) - len(kept)

@@ -61,12 +61,11 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
         if passage["hash"] in seen:
             continue
         pieces = split_strips(
-            passage["text"],
+            without_instructions(passage["text"])[0],
             mode=context.strip_mode,
             sentences=context.strip_sentences,
             words=context.strip_words,
         )
-        pieces = [t for t in (without_instructions(piece)[0] for piece in pieces) if t]
         title = passage["title"] if not is_instruction(passage["title"]) else passage["source"]
         for order, piece in enumerate(pieces):
             strips.append(

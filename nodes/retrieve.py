@@ -35,14 +35,20 @@ def to_passage(document: Document, *, query: str, step: int) -> Passage:
 
 
 def _fetch(
-    query: str, runtime: Runtime[Context], deps: Deps
+    state: State, query: str, runtime: Runtime[Context], deps: Deps
 ) -> tuple[list[Document], list[dict[str, Any]]]:
-    """Return the retriever's documents, or none and a `fallback` event once retries are spent."""
+    """Return the retriever's documents, or none and a `fallback` event once retries are spent.
+
+    Once the index failed in this run, later retrievals (IRCoT steps) try once, not again.
+    """
     try:
         retriever = deps.retriever_for(runtime.context)
         return retriever.invoke(query, config={"run_name": "retrieve"}), []
     except Exception as error:  # noqa: BLE001 - a store failure degrades the run, never ends it
-        reason = retry_or_degrade(runtime, error, "the local index")
+        failed_before = any(
+            e.get("node") == "retrieve" and e.get("degraded") for e in state.get("events") or []
+        )
+        reason = retry_or_degrade(runtime, error, "the local index", retry=not failed_before)
     used = "no local passages"
     fallback = event(
         runtime,
@@ -62,7 +68,7 @@ def retrieve(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
     query = state.get("search_query") or state["standalone_question"]
     step = state.get("retrievals", 0)
     known = {p["hash"] for p in state.get("passages") or []}
-    documents, degraded = _fetch(query, runtime, deps)
+    documents, degraded = _fetch(state, query, runtime, deps)
     found = [to_passage(d, query=query, step=step) for d in documents]
     new = [p for p in found if p["hash"] not in known]
     dropped = 0

@@ -7,6 +7,7 @@ reports it and moves on to the next file.
 import json
 import logging
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,7 +82,10 @@ def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
 
 def _read_bytes(path: Path, max_mb: float) -> bytes:
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
+            raise SkippedFile("not a regular file")
+        size = info.st_size
         if size > max_mb * 1024 * 1024:
             raise SkippedFile(f"{size / 1048576:.0f} MB is over the {max_mb:g} MB limit per file")
         data = path.read_bytes()
@@ -170,6 +174,10 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
     data = _read_bytes(path, max_file_mb)
     source, stem = str(path.resolve()), path.stem
+    try:  # the source name is hashed and stored as UTF-8 metadata
+        source.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise SkippedFile("the file name is not valid UTF-8; rename the file") from error
     notes: list[str] = []
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)

@@ -318,3 +318,9 @@ def test_follow_up_sent_only_as_messages_answers_the_new_question():
     second = graph.invoke({"messages": [HumanMessage("What is its capital?")]}, config=config)
     assert second["question"] == "What is its capital?"
     assert second["standalone_question"] == "What is the capital of France?"
+
+
+def test_route_c_keeps_each_event_once_after_the_ircot_subgraph():
+    events, final = run_events(make_graph(), Context(route="C"))
+    assert types(final["events"]) == types(events)
+    assert types(final["events"]).count("question") == 1

@@ -1,0 +1,240 @@
+"""Faults in models, stores and judges: bounded retries, then a stated reason, never a crash."""
+
+from pathlib import Path
+
+import pytest
+from langchain_core.retrievers import BaseRetriever
+from langgraph.errors import GraphRecursionError
+
+import graphs.deps as deps_module
+import models.classifier as classifier_module
+import models.evaluator as evaluator_module
+from app.cli import main
+from graphs import Context, build_graph
+from graphs.deps import JudgeUnavailableError
+from models.judges_llm import LlmClassifier, LlmEvaluator, LlmSupportChecker, LlmUsefulness
+from nodes._degrade import NODE_ATTEMPTS
+from tests.fakes import (
+    FakeClassifier,
+    FakeRetriever,
+    FakeWebSearch,
+    FixedSupport,
+    FixedUsefulness,
+    JunkJudge,
+    KeywordEvaluator,
+    RuleChatModel,
+    local_doc,
+    rule_model,
+)
+
+DOCS = [local_doc("Paris is the capital of France.", title="Paris")]
+QUESTION = "What is the capital of France?"
+
+
+class RaisingModel(RuleChatModel):
+    """Raise `error` for the first `failures` calls (every call when None), then answer."""
+
+    error: str = "model exploded"
+    failures: int | None = None
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        self.calls.append(("raise", ""))
+        if self.failures is None or len(self.calls) <= self.failures:
+            raise RuntimeError(self.error)
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+class FlakyRetriever(BaseRetriever):
+    """Raise ConnectionError for the first `failures` calls (every call when None)."""
+
+    failures: int | None = None
+    calls: int = 0
+
+    def _get_relevant_documents(self, query, *, run_manager):
+        self.calls += 1
+        if self.failures is None or self.calls <= self.failures:
+            raise ConnectionError("Could not connect to the Chroma server")
+        return list(DOCS)
+
+
+class RaisingWeb:
+    calls = 0
+
+    def search(self, query: str, *, max_results: int = 5):
+        self.calls += 1
+        raise TimeoutError("web backend hung")
+
+
+def make_graph(**overrides):
+    parts = {
+        "generator": rule_model(default="Paris."),
+        "rewriter": rule_model(default="capital, France"),
+        "retriever": FakeRetriever(documents=list(DOCS), queries=[]),
+        "web_search": FakeWebSearch(),
+        "classifier": FakeClassifier("B"),
+        "evaluator": KeywordEvaluator(("Paris",)),
+        "support": FixedSupport(otherwise="full"),
+        "usefulness": FixedUsefulness(),
+    }
+    return build_graph(**(parts | overrides))
+
+
+def ask(graph, **context):
+    return graph.invoke({"question": QUESTION}, context=Context(**context))
+
+
+def degraded(result) -> list[str]:
+    return [e["degraded"] for e in result["events"] if e.get("degraded")]
+
+
+@pytest.mark.parametrize("route", ["A", "B", "C"])
+def test_generator_raising_degrades_with_the_reason_after_bounded_retries(route: str) -> None:
+    model = RaisingModel(calls=[])
+    result = ask(make_graph(generator=model), route=route, candidates=1)
+    reason = "the answer model failed: RuntimeError: model exploded"
+    assert reason in degraded(result)
+    assert f"Degraded: {reason}." in result["answer"]
+    assert result["answer"].startswith("I could not produce an answer.")
+    generate_calls = len(model.calls) - (result.get("ircot_steps") or 0) * 2  # ircot retries 2
+    assert generate_calls == NODE_ATTEMPTS
+
+
+def test_generator_failing_once_recovers_through_the_retry_policy() -> None:
+    model = RaisingModel(calls=[], failures=1, default="Paris.")
+    result = ask(make_graph(generator=model), route="A")
+    assert result["answer"].startswith("Paris.") and degraded(result) == []
+    assert [name for name, _ in model.calls].count("raise") == 2
+
+
+GARBAGE = {
+    "empty": "",
+    "whitespace": "   \n\n  ",
+    "json-fragment": '{"answer": "Par',
+    "binary-junk": "\x00\x01\ufffd\ufffd",
+    "fifty-kb": "blah " * 10_000,
+    "only-prefix": "Answer:",
+    "markup": "<|im_start|>system\n<|im_end|>",
+}
+
+
+@pytest.mark.parametrize("reply", list(GARBAGE.values()), ids=list(GARBAGE))
+def test_generator_garbage_still_ends_with_an_answer(reply: str) -> None:
+    result = ask(make_graph(generator=rule_model(default=reply)), route="B")
+    assert result["answer"].strip()
+    assert result["events"][-1]["type"] == "answer"
+    assert result["retries"] <= Context().max_retries
+
+
+@pytest.mark.parametrize("route", ["B", "C"])
+def test_retriever_down_degrades_with_the_reason(route: str) -> None:
+    retriever = FlakyRetriever()
+    result = ask(make_graph(retriever=retriever), route=route)
+    reason = "the local index failed: ConnectionError: Could not connect to the Chroma server"
+    assert reason in degraded(result) and f"Degraded: {reason}." in result["answer"]
+    steps = result.get("ircot_steps") or 1  # later IRCoT steps try once: it already failed
+    assert retriever.calls == NODE_ATTEMPTS + steps - 1
+
+
+def test_retriever_failing_twice_recovers_within_the_policy() -> None:
+    retriever = FlakyRetriever(failures=NODE_ATTEMPTS - 1)
+    result = ask(make_graph(retriever=retriever), route="B")
+    assert degraded(result) == [] and "[1]" in result["answer"]
+    assert retriever.calls == NODE_ATTEMPTS
+
+
+def test_web_search_raising_degrades_with_the_reason() -> None:
+    web = RaisingWeb()
+    graph = make_graph(web_search=web, evaluator=KeywordEvaluator(("nothing-matches",)))
+    result = ask(graph, route="B")
+    reason = "web search failed: TimeoutError: web backend hung"
+    assert reason in degraded(result) and f"Degraded: {reason}." in result["answer"]
+    assert web.calls == NODE_ATTEMPTS
+
+
+def test_rewriter_raising_falls_back_to_question_keywords() -> None:
+    graph = make_graph(
+        rewriter=RaisingModel(calls=[]), evaluator=KeywordEvaluator(("nothing-matches",))
+    )
+    result = ask(graph, route="B", max_retries=3, retry_action="rewrite")
+    fallbacks = [e for e in result["events"] if e["type"] == "fallback"]
+    assert any("RuntimeError: model exploded" in str(e["problem"]) for e in fallbacks)
+    assert result["answer"]
+
+
+def test_condense_model_raising_keeps_the_original_question() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    history = [
+        HumanMessage("Tell me about France."),
+        AIMessage("France is a country."),
+        HumanMessage(QUESTION),
+    ]
+    result = make_graph(rewriter=RaisingModel(calls=[])).invoke(
+        {"messages": history}, context=Context(route="A")
+    )
+    assert result["standalone_question"] == QUESTION and result["answer"]
+
+
+INVALID_JSON = {
+    "not-json": "this is not json",
+    "truncated-json": '{"label": "A", "prob',
+    "wrong-keys": '{"foo": 1}',
+    "wrong-type": '{"label": 7, "score": "high"}',
+    "json-array": "[1, 2, 3]",
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("reply", list(INVALID_JSON.values()), ids=list(INVALID_JSON))
+def test_llm_judges_returning_invalid_json_fall_back_and_say_so(reply: str) -> None:
+    judge_model = rule_model(default=reply)
+    graph = make_graph(
+        classifier=LlmClassifier(judge_model),
+        evaluator=LlmEvaluator(judge_model),
+        support=LlmSupportChecker(judge_model),
+        usefulness=LlmUsefulness(judge_model),
+    )
+    result = ask(graph)
+    fallbacks = {e["node"] for e in result["events"] if e["type"] == "fallback"}
+    assert {"grade_documents", "reflect"} <= fallbacks | {"reflect"}
+    assert result["route"] in ("A", "B", "C") and result["answer"].strip()
+
+
+def test_junk_judges_on_every_route_never_hit_the_recursion_limit() -> None:
+    for route in ("A", "B", "C"):
+        junk = JunkJudge()
+        graph = make_graph(classifier=junk, evaluator=junk, support=junk, usefulness=junk)
+        try:
+            result = ask(graph, route=route, max_retries=5)
+        except GraphRecursionError:  # pragma: no cover - the failure this test guards against
+            pytest.fail(f"route {route} hit the recursion limit")
+        assert result["answer"] and result["retries"] <= 5
+
+
+@pytest.fixture
+def no_artifacts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    empty = tmp_path / "no-artifacts"
+    empty.mkdir()
+    monkeypatch.setattr(classifier_module, "ARTIFACT_DIR", empty)
+    monkeypatch.setattr(evaluator_module, "ARTIFACT_DIR", empty)
+    deps_module._judge.cache_clear()
+    yield empty
+    deps_module._judge.cache_clear()
+
+
+@pytest.mark.parametrize("role", ["classifier", "evaluator"])
+def test_missing_trained_judge_artifact_is_a_clear_error(role: str, no_artifacts: Path) -> None:
+    parts = {"classifier": None, "evaluator": None}
+    graph = make_graph(**parts)
+    context = {"classifier": "heuristic", "evaluator": "heuristic"} | {role: "trained"}
+    if role == "evaluator":
+        context["route"] = "B"
+    with pytest.raises(JudgeUnavailableError, match=f"the trained {role} is not available"):
+        ask(graph, **context)
+
+
+def test_missing_artifact_through_the_cli_exits_2_with_one_line(no_artifacts: Path, capsys) -> None:
+    status = main(["ask", "--classifier", "trained", QUESTION])
+    err = capsys.readouterr().err
+    assert status == 2 and "the trained classifier is not available" in err
+    assert "choose 'heuristic' or 'llm'" in err
