@@ -13,6 +13,7 @@ Usage:
 import argparse
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -27,7 +28,15 @@ from typing import Any
 
 import httpx
 
-__all__ = ["LoadReport", "free_port", "main", "run_load", "start_server", "thread_questions"]
+__all__ = [
+    "LoadReport",
+    "free_port",
+    "index_sample",
+    "main",
+    "run_load",
+    "start_server",
+    "thread_questions",
+]
 
 REPO = Path(__file__).resolve().parents[1]
 TOPICS = [
@@ -153,8 +162,6 @@ def _check_state(client: httpx.Client, thread_id: str, questions: Sequence[str])
 
 
 def _tags(text: str) -> set[str]:
-    import re
-
     return {f"[{m}" for m in re.findall(r"\[(t\d+q\d+)\]", text)}
 
 
@@ -186,7 +193,8 @@ def run_load(url: str, *, threads: int, questions: int) -> LoadReport:
     return report
 
 
-def _index_sample(home: Path) -> None:
+def index_sample(home: Path) -> None:
+    """Index the sample corpus (local documents and the offline web pages) into `home`."""
     from app.cli import main as cli
 
     sample = REPO / "app" / "sample_corpus"
@@ -204,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="acrag-load-") as tmp:
         home = Path(tmp) / "home"
         if not args.demo:
-            _index_sample(home)
+            index_sample(home)
         server, url = start_server(home, demo=args.demo, log=Path(tmp) / "serve.log")
         try:
             report = run_load(url, threads=args.threads, questions=args.questions)

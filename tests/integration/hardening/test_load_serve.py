@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.load import _index_sample, run_load, start_server
+from bench.load import index_sample, run_load, start_server
 
 
 def _serve(tmp_path: Path, *, demo: bool):
     home = tmp_path / "home"
     if not demo:
-        _index_sample(home)
+        index_sample(home)
     return start_server(home, demo=demo, log=tmp_path / "serve.log")
 
 

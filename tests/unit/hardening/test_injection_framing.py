@@ -111,11 +111,8 @@ def test_the_obedient_model_does_obey_when_escaping_is_off(
 def test_guard_removes_the_instruction_and_keeps_the_fact(case: dict) -> None:
     title, text = _passage_of(case)
     kept, removed = without_instructions(text)
-    missed = case["id"] in {"french", "web-repeat", "html-comment"}  # see the docs
     if case["id"] == "html-comment":  # the loader drops comments: nothing to remove
         assert case["canary"] not in text
-    elif missed:  # paraphrases the patterns do not know: framing is the only wall
-        assert removed == 0
     elif case["canary"] in title:
         assert is_instruction(title)
     else:
