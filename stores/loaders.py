@@ -7,10 +7,12 @@ reports it and moves on to the next file.
 import json
 import logging
 import os
+import re
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
@@ -119,13 +121,27 @@ def _title_from_markdown(text: str, default: str) -> str:
     return default
 
 
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _hidden(tag: Any) -> bool:
+    """Tell whether an element is hidden from readers (a favourite place for injections)."""
+    style = tag.get("style") or ""
+    return (
+        tag.has_attr("hidden")
+        or str(tag.get("aria-hidden", "")).lower() == "true"
+        or bool(_HIDDEN_STYLE.search(style if isinstance(style, str) else " ".join(style)))
+    )
+
+
 def _html(text: str, default: str) -> tuple[str, str]:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(text, "html.parser")
     title = soup.title.get_text(strip=True) if soup.title else ""
-    for tag in soup(["script", "style", "noscript", "template"]):
-        tag.decompose()
+    for tag in [*soup(["script", "style", "noscript", "template"]), *soup.find_all(_hidden)]:
+        if not tag.decomposed:
+            tag.decompose()
     body = soup.body or soup
     return title or default, body.get_text("\n")
 

@@ -46,6 +46,9 @@ class ObedientModel(RuleChatModel):
         return found.group(0) if found else "The passages say so."
 
 
+LOADER_DROPS = {"html-comment", "hidden-display-none", "hidden-attribute", "web-display-none"}
+
+
 def _passage_of(case: dict) -> tuple[str, str]:
     loaded = load_source(CORPUS / case["file"]).passages[0]
     return loaded.title, loaded.text
@@ -111,8 +114,8 @@ def test_the_obedient_model_does_obey_when_escaping_is_off(
 def test_guard_removes_the_instruction_and_keeps_the_fact(case: dict) -> None:
     title, text = _passage_of(case)
     kept, removed = without_instructions(text)
-    if case["id"] == "html-comment":  # the loader drops comments: nothing to remove
-        assert case["canary"] not in text
+    if case["id"] in LOADER_DROPS:  # the loader drops comments and hidden elements
+        assert case["canary"] not in text and case["canary"] not in title
     elif case["canary"] in title:
         assert is_instruction(title)
     else:
