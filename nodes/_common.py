@@ -15,6 +15,7 @@ from graphs.state import Passage, Strip
 from prompts.framing import as_attribute, as_data
 
 __all__ = [
+    "judge_or_reason",
     "NOSTREAM",
     "call_model",
     "format_passages",
@@ -111,3 +112,17 @@ def format_passages(items: Sequence[Passage | Strip]) -> str:
         for i, item in enumerate(items, start=1)
     ]
     return "\n".join(blocks)
+
+
+def judge_or_reason(get: Callable[[], T]) -> tuple[T, None] | tuple[None, str]:
+    """Return the judge `get` builds, or None and why it is unavailable.
+
+    A configured judge that cannot load (a missing trained artifact) degrades the run to the
+    judge's safe fallback, with this reason in the events and the answer, instead of ending it.
+    """
+    from graphs.deps import JudgeUnavailableError
+
+    try:
+        return get(), None
+    except JudgeUnavailableError as error:
+        return None, str(error)

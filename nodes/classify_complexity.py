@@ -9,7 +9,7 @@ from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import State
 from models.judges import Route, RouteDecision
-from nodes._common import with_retries
+from nodes._common import judge_or_reason, with_retries
 
 __all__ = ["FALLBACK_ROUTE", "classify_complexity"]
 
@@ -34,10 +34,16 @@ def classify_complexity(state: State, runtime: Runtime[Context], deps: Deps) -> 
     if forced == "A" or forced == "B" or forced == "C":
         decision = RouteDecision(forced, {forced: 1.0}, "forced by the caller")
     else:
-        classifier = deps.classifier_for(context)
+        classifier, missing = judge_or_reason(lambda: deps.classifier_for(context))
         question = state["standalone_question"]
-        decisions, problem = with_retries(
-            lambda: classifier.classify([question]), attempts=context.judge_attempts, check=_valid
+        decisions, problem = (
+            with_retries(
+                lambda: classifier.classify([question]),
+                attempts=context.judge_attempts,
+                check=_valid,
+            )
+            if classifier is not None
+            else (None, missing)
         )
         if decisions is None:
             events.append(
@@ -48,6 +54,7 @@ def classify_complexity(state: State, runtime: Runtime[Context], deps: Deps) -> 
                     judge="classifier",
                     problem=problem,
                     used=FALLBACK_ROUTE,
+                    **({"degraded": missing} if missing else {}),
                 )
             )
             decision = RouteDecision(FALLBACK_ROUTE, {}, "classifier failed; safe default")

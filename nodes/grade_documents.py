@@ -9,7 +9,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import CragAction, Passage, State
-from nodes._common import valid_scores, with_retries
+from nodes._common import judge_or_reason, valid_scores, with_retries
 
 __all__ = ["crag_action", "grade_documents"]
 
@@ -33,7 +33,9 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
     thresholds = context.crag_thresholds()
     batch = [p for p in state.get("passages") or [] if p["score"] is None]
     question = state["standalone_question"]
-    evaluator = deps.evaluator_for(context) if batch else None
+    evaluator, missing = (
+        judge_or_reason(lambda: deps.evaluator_for(context)) if batch else (None, None)
+    )
     events = []
     scores, problem = (
         with_retries(
@@ -42,6 +44,8 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
             check=lambda s: valid_scores(s, len(batch)),
         )
         if evaluator is not None
+        else (None, missing)
+        if missing
         else ([], None)
     )
     if scores is None:
@@ -53,6 +57,7 @@ def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict
                 judge="evaluator",
                 problem=problem,
                 used="Ambiguous",
+                **({"degraded": missing} if missing else {}),
             )
         )
         action: CragAction = "Ambiguous"

@@ -16,7 +16,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import event
 from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import label, valid_scores, with_retries
+from nodes._common import judge_or_reason, label, valid_scores, with_retries
 from nodes._guard import is_instruction, without_instructions
 
 __all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
@@ -94,12 +94,16 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
     events = []
     if new:
-        evaluator = deps.evaluator_for(context)
+        evaluator, missing = judge_or_reason(lambda: deps.evaluator_for(context))
         question = state["standalone_question"]
-        scores, problem = with_retries(
-            lambda: [float(s) for s in evaluator.score(question, [s["text"] for s in new])],
-            attempts=context.judge_attempts,
-            check=lambda s: valid_scores(s, len(new)),
+        scores, problem = (
+            with_retries(
+                lambda: [float(s) for s in evaluator.score(question, [s["text"] for s in new])],
+                attempts=context.judge_attempts,
+                check=lambda s: valid_scores(s, len(new)),
+            )
+            if evaluator is not None
+            else (None, missing)
         )
         if scores is None:  # keep each strip's passage score instead
             events.append(
@@ -110,6 +114,7 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
                     judge="evaluator",
                     problem=problem,
                     used="passage scores",
+                    **({"degraded": missing} if missing else {}),
                 )
             )
         else:

@@ -9,9 +9,7 @@ from langgraph.errors import GraphRecursionError
 import graphs.deps as deps_module
 import models.classifier as classifier_module
 import models.evaluator as evaluator_module
-from app.cli import main
 from graphs import Context, build_graph
-from graphs.deps import JudgeUnavailableError
 from models.judges_llm import LlmClassifier, LlmEvaluator, LlmSupportChecker, LlmUsefulness
 from nodes._degrade import NODE_ATTEMPTS
 from tests.fakes import (
@@ -223,18 +221,16 @@ def no_artifacts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.mark.parametrize("role", ["classifier", "evaluator"])
-def test_missing_trained_judge_artifact_is_a_clear_error(role: str, no_artifacts: Path) -> None:
+def test_missing_trained_judge_artifact_degrades_with_the_reason(
+    role: str, no_artifacts: Path
+) -> None:
     parts = {"classifier": None, "evaluator": None}
     graph = make_graph(**parts)
     context = {"classifier": "heuristic", "evaluator": "heuristic"} | {role: "trained"}
     if role == "evaluator":
         context["route"] = "B"
-    with pytest.raises(JudgeUnavailableError, match=f"the trained {role} is not available"):
-        ask(graph, **context)
-
-
-def test_missing_artifact_through_the_cli_exits_2_with_one_line(no_artifacts: Path, capsys) -> None:
-    status = main(["ask", "--classifier", "trained", QUESTION])
-    err = capsys.readouterr().err
-    assert status == 2 and "the trained classifier is not available" in err
-    assert "choose 'heuristic' or 'llm'" in err
+    result = ask(graph, **context)
+    fallbacks = [e for e in result["events"] if e["type"] == "fallback" and e["judge"] == role]
+    assert fallbacks and f"the trained {role} is not available" in fallbacks[0]["degraded"]
+    assert fallbacks[0]["used"] == ("B" if role == "classifier" else "Ambiguous")
+    assert f"Degraded: the trained {role} is not available" in result["answer"]
