@@ -126,8 +126,9 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
 def make_context(strategy: str, *, model: str, settings: Mapping[str, Any], home: Path) -> Any:
     """Return the graph `Context` for `strategy`.
 
-    Layers, later ones winning: the model in every role and the local web backend, the
-    user's settings, then the strategy's own overrides.
+    Layers, later ones winning: the model in every role, the local web backend and short
+    answers (the papers score bare answers), the user's settings, then the strategy's own
+    overrides.
     """
     from graphs import Context
 
@@ -136,6 +137,7 @@ def make_context(strategy: str, *, model: str, settings: Mapping[str, Any], home
         "rewriter_model": model,
         "judge_model": model,
         "web_backend": "local",
+        "answer_style": "short",
         **settings,
         "home": str(home),
     }

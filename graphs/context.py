@@ -53,6 +53,9 @@ class Context:
         "local", "Chat model spec that condenses follow-ups and writes keywords."
     )
     judge_model: str = _opt("local", "Chat model spec behind the `llm` judges.")
+    answer_style: Literal["sentence", "short"] = _opt(
+        "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
+    )
     max_answer_tokens: int = _opt(96, "Token cap for each generated answer or IRCoT sentence.")
     repeat_penalty: float = _opt(
         1.15, "llama.cpp repetition penalty for answers (1.0 = off; tiny models loop without it)."

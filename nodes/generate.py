@@ -21,6 +21,8 @@ from prompts.generate import (
     ANSWER_WITHOUT_KNOWLEDGE,
     CLOSED_BOOK_SYSTEM,
     REASONING_BLOCK,
+    SENTENCE_ANSWER_RULE,
+    SHORT_ANSWER_RULE,
 )
 
 __all__ = ["clean_answer", "evidence_groups", "generate"]
@@ -42,20 +44,23 @@ def evidence_groups(kept: Sequence[Strip], *, count: int, per_passage: bool) -> 
     return groups + ranked[: count - 1]
 
 
-def clean_answer(reply: str) -> str:
-    """Return the answer's first paragraph without an "Answer:" or "So the answer is:" prefix."""
+def clean_answer(reply: str, *, short: bool = False) -> str:
+    """Return the answer's first paragraph (first line if `short`) without an answer prefix."""
     text = reply.strip().split("\n\n")[0].strip()
+    if short:
+        text = text.split("\n")[0].strip()
     return _PREFIX.sub("", text).strip()
 
 
-def _prompt(state: State, evidence: Sequence[Strip]) -> str:
+def _prompt(state: State, evidence: Sequence[Strip], *, short: bool) -> str:
     question = state["standalone_question"]
+    rule = SHORT_ANSWER_RULE if short else SENTENCE_ANSWER_RULE
     if not evidence:
-        return ANSWER_WITHOUT_KNOWLEDGE.format(question=question)
+        return ANSWER_WITHOUT_KNOWLEDGE.format(rule=rule, question=question)
     reasoning = state.get("reasoning") or []
     block = REASONING_BLOCK.format(sentences=as_data("\n".join(reasoning))) if reasoning else ""
     return ANSWER_WITH_KNOWLEDGE.format(
-        passages=format_passages(evidence), reasoning=block, question=question
+        passages=format_passages(evidence), reasoning=block, rule=rule, question=question
     )
 
 
@@ -73,10 +78,11 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         options["repeat_penalty"] = context.repeat_penalty
     if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
         options |= {"temperature": 0.7, "seed": state["retries"]}
+    short = context.answer_style == "short"
     candidates, events = [], []
     for evidence in groups:
         system = ANSWER_SYSTEM if evidence else CLOSED_BOOK_SYSTEM
-        messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence))]
+        messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence, short=short))]
         try:
             reply = call_model(
                 model, messages, max_tokens=context.max_answer_tokens, name="generate", **options
@@ -86,7 +92,7 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
             continue
         candidates.append(
             Candidate(
-                text=clean_answer(text_of(reply)),
+                text=clean_answer(text_of(reply), short=short),
                 strip_hashes=[s["hash"] for s in evidence],
                 logprob=mean_logprob(reply),
                 is_rel=0.0,
