@@ -15,10 +15,7 @@ Usage:
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from bench.load import start_server
 
 __all__ = ["main"]
 
@@ -49,29 +48,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _start(home: Path, demo: bool) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    server = subprocess.Popen(
-        [*command, *(["--demo"] if demo else [])], env={**os.environ, "ACRAG_HOME": str(home)}
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{url}/ok", timeout=1).status_code == 200:
-                return server, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("the server did not start")
 
 
 def _browser_timings(url: str, questions: list[str]) -> list[dict[str, Any]]:
@@ -158,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-chat", type=int, default=2, help="questions per concurrent chat")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="acrag-bench-"))
-    server, url = _start(home, args.demo)
+    server, url = start_server(home, demo=args.demo, log=home / "serve.log")
     try:
         upload = httpx.post(
             f"{url}/acrag/upload",
