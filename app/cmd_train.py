@@ -31,15 +31,30 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser = subparsers.add_parser("train", help="train the learned judges")
     kinds = parser.add_subparsers(title="judges", metavar="JUDGE", required=True)
     evaluator = kinds.add_parser("evaluator", help="train the CRAG retrieval evaluator")
-    _common(evaluator, steps=400, budget=1200)
+    _common(evaluator, steps=1600, budget=0)
     evaluator.add_argument(
         "--no-calibrate", action="store_true", help="skip choosing thresholds on the dev files"
     )
     evaluator.add_argument(
         "--architecture",
-        choices=("embedding-head", "cross-encoder"),
-        default="embedding-head",
-        help="head over frozen MiniLM embeddings (default) or fine-tuned top layers on the pair",
+        choices=("cross-encoder", "embedding-head"),
+        default="cross-encoder",
+        help="MiniLM fine-tuned on the pair (default) or a head over frozen MiniLM embeddings",
+    )
+    evaluator.add_argument(
+        "--top-layers",
+        type=int,
+        default=0,
+        help="cross-encoder: MiniLM top layers trained outright (default 0)",
+    )
+    evaluator.add_argument(
+        "--lora-rank",
+        type=int,
+        default=16,
+        help="cross-encoder: LoRA rank on every encoder layer; 0 for none (default 16)",
+    )
+    evaluator.add_argument(
+        "--lr", type=float, default=5e-4, help="cross-encoder learning rate (default 5e-4)"
     )
     evaluator.add_argument(
         "--resume", type=Path, help="continue training from this artifact folder (use a new --seed)"
@@ -82,6 +97,9 @@ def run_evaluator(args: argparse.Namespace) -> int:
         time_budget=args.time_budget or None,
         resume=args.resume,
         architecture=args.architecture,
+        top_layers=args.top_layers,
+        lora_rank=args.lora_rank,
+        lr=args.lr,
     )
     out = args.out or ARTIFACT_DIR
     return _print(train_evaluator(_data_dir(args), out, config, calibrate=not args.no_calibrate))

@@ -1,9 +1,11 @@
-"""Small committed artifacts: the fine-tuned top of a MiniLM model plus a manifest.
+"""Small committed artifacts: what fine-tuning changed in a MiniLM model, plus a manifest.
 
 An artifact folder holds `weights.safetensors` (only the tensors that training changed: the
-top encoder layers, the pooler and the classification head, stored as float16) and
+top encoder layers or low-rank adapters of all of them, the pooler and the classification
+head, stored as float16) and
 `manifest.json` (base package and version, training-data hash, seed, hyper-parameters,
-metrics). Loading rebuilds the packaged MiniLM, overwrites those tensors and runs offline.
+metrics). Loading rebuilds the packaged MiniLM, overwrites those tensors (folding adapters into
+their weights) and runs offline.
 """
 
 import hashlib
@@ -25,6 +27,7 @@ from transformers import logging as transformers_logging
 
 from models.embeddings import minilm_path
 from models.errors import ModelFileError
+from models.training.lora import add_lora, lora_parameter_names, merge
 
 __all__ = [
     "BASE_PACKAGE",
@@ -76,9 +79,13 @@ def trainable_prefixes(top_layers: int, n_layers: int = 6) -> list[str]:
 
 
 def build_model(
-    num_labels: int, *, top_layers: int
+    num_labels: int, *, top_layers: int, lora: dict[str, float] | None = None
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
-    """Load the packaged MiniLM as a sequence classifier with only its top trainable."""
+    """Load the packaged MiniLM as a sequence classifier with only its top trainable.
+
+    With `lora` (`{"rank": r, "alpha": a}`) every encoder layer also gets a trainable
+    low-rank adapter (`models.training.lora`).
+    """
     path = minilm_path()
     transformers_logging.set_verbosity_error()  # the new head's "newly initialized" warning
     model = AutoModelForSequenceClassification.from_pretrained(
@@ -86,8 +93,11 @@ def build_model(
     )
     tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
     prefixes = tuple(trainable_prefixes(top_layers, model.config.num_hidden_layers))
+    if lora:
+        add_lora(model, rank=int(lora["rank"]), alpha=float(lora["alpha"]))
+    adapters = set(lora_parameter_names(model))
     for name, parameter in model.named_parameters():
-        parameter.requires_grad = name.startswith(prefixes)
+        parameter.requires_grad = name.startswith(prefixes) or name in adapters
     return model, tokenizer
 
 
@@ -96,19 +106,28 @@ def _sha256(path: Path) -> str:
 
 
 def save_artifact(
-    folder: Path, model: PreTrainedModel, *, top_layers: int, manifest: dict[str, Any]
+    folder: Path,
+    model: PreTrainedModel,
+    *,
+    top_layers: int,
+    manifest: dict[str, Any],
+    lora: dict[str, float] | None = None,
 ) -> Path:
     """Write the trained tensors (float16) and the manifest into `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     prefixes = tuple(trainable_prefixes(top_layers, model.config.num_hidden_layers))
+    adapters = set(lora_parameter_names(model))
     tensors = {
         name: tensor.detach().to(torch.float16).contiguous()
         for name, tensor in model.state_dict().items()
-        if name.startswith(prefixes)
+        if name.startswith(prefixes) or name in adapters
     }
     save_file(tensors, str(folder / WEIGHTS))
-    extra = {"top_layers": top_layers, "num_labels": model.config.num_labels}
-    write_manifest(folder, {"architecture": "fine-tuned-top", **extra, **manifest})
+    extra: dict[str, Any] = {"top_layers": top_layers, "num_labels": model.config.num_labels}
+    if lora:
+        extra["lora"] = lora
+    architecture = "fine-tuned-lora" if lora else "fine-tuned-top"
+    write_manifest(folder, {"architecture": architecture, **extra, **manifest})
     logger.info("saved %d tensors to %s", len(tensors), folder)
     return folder
 
@@ -161,16 +180,19 @@ def load_artifact(
     """Load a saved fine-tuned MiniLM judge for inference (eval mode, CPU, offline)."""
     folder = Path(folder)
     manifest = read_manifest(folder, kind=kind)
-    model, tokenizer = build_model(int(manifest["num_labels"]), top_layers=0)
+    lora = manifest.get("lora")
+    model, tokenizer = build_model(int(manifest["num_labels"]), top_layers=0, lora=lora)
     tensors = {k: v.to(torch.float32) for k, v in load_file(str(folder / WEIGHTS)).items()}
     missing = set(trainable_prefixes(int(manifest["top_layers"]))) - {
         p
         for p in trainable_prefixes(int(manifest["top_layers"]))
         if any(k.startswith(p) for k in tensors)
     }
+    missing |= set(lora_parameter_names(model)) - set(tensors)
     if missing:
-        raise ArtifactError(f"{folder / WEIGHTS} lacks tensors for {sorted(missing)}")
+        raise ArtifactError(f"{folder / WEIGHTS} lacks tensors for {sorted(missing)[:3]}")
     model.load_state_dict(tensors, strict=False)
+    merge(model)
     model.eval()
     for parameter in model.parameters():
         parameter.requires_grad = False
@@ -179,6 +201,8 @@ def load_artifact(
 
 def resume_from(model: PreTrainedModel, folder: Path, *, kind: str) -> list[dict[str, Any]]:
     """Load a saved artifact's tensors into `model` for further training; return its phases."""
+    if read_manifest(folder, kind=kind).get("lora"):
+        raise ArtifactError(f"{folder} holds LoRA adapters; resuming those is not supported")
     trained, _, manifest = load_artifact(folder, kind=kind)
     names = {n for n, p in model.named_parameters() if p.requires_grad}
     model.load_state_dict(

@@ -4,7 +4,7 @@ Training pairs come only from `qa/*.train.jsonl` (see `models.training.data.buil
 relevant passages, same-question non-relevant passages (hard negatives), other questions'
 passages (easy negatives), and strip-level pairs. One logit is trained with binary
 cross-entropy; the evaluator reports `2 * sigmoid(logit) - 1` in [-1, 1]. Thresholds are then
-chosen on `qa/*.dev.jsonl` (`models.training.thresholds`) and written into the manifest.
+chosen on `qa/*.dev.jsonl` (`models.training.calibrate`) and written into the manifest.
 """
 
 import json
@@ -39,17 +39,21 @@ logger = logging.getLogger(__name__)
 class EvaluatorConfig:
     """Hyper-parameters of an evaluator training run."""
 
-    architecture: Literal["embedding-head", "cross-encoder"] = "embedding-head"
-    """A head over frozen MiniLM embeddings, or MiniLM's top layers fine-tuned on the pair."""
+    architecture: Literal["embedding-head", "cross-encoder"] = "cross-encoder"
+    """MiniLM fine-tuned on the concatenated pair, or a head over frozen MiniLM embeddings."""
     head_epochs: int = 20
 
-    steps: int = 400
+    steps: int = 1600
     batch_size: int = 16
-    lr: float = 2e-4
+    lr: float = 5e-4
     max_length: int = 160
-    time_budget: float | None = 1200.0
+    time_budget: float | None = None
     """Stop (with the learning rate fully decayed) after this many seconds."""
-    top_layers: int = 2
+    top_layers: int = 0
+    """Cross-encoder: how many of MiniLM's top layers are trained outright."""
+    lora_rank: int = 16
+    """Cross-encoder: rank of low-rank adapters on every encoder layer (0 for none)."""
+    lora_alpha: float = 32.0
     seed: int = 13
     limit: int | None = None
     """Use only the first `limit` training questions (after a seeded shuffle)."""
@@ -138,7 +142,8 @@ def _train_head(pairs: list[Pair], out_dir: Path, config: EvaluatorConfig) -> di
 def _train_cross_encoder(
     pairs: list[Pair], out_dir: Path, config: EvaluatorConfig
 ) -> dict[str, Any]:
-    model, tokenizer = build_model(1, top_layers=config.top_layers)
+    lora = {"rank": config.lora_rank, "alpha": config.lora_alpha} if config.lora_rank else None
+    model, tokenizer = build_model(1, top_layers=config.top_layers, lora=lora)
     phases: list[dict[str, Any]] = []
     if config.resume:
         phases = resume_from(model, config.resume, kind="evaluator")
@@ -160,5 +165,5 @@ def _train_cross_encoder(
         "training": asdict(fit),
         "training_phases": [*phases, {"seed": config.seed, **asdict(fit)}],
     }
-    save_artifact(out_dir, model, top_layers=config.top_layers, manifest=manifest)
+    save_artifact(out_dir, model, top_layers=config.top_layers, manifest=manifest, lora=lora)
     return json.loads((out_dir / MANIFEST).read_text())

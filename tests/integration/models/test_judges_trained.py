@@ -86,20 +86,35 @@ def tiny_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-@pytest.mark.parametrize("architecture", ["embedding-head", "cross-encoder"])
+@pytest.mark.parametrize(
+    ("architecture", "extra"),
+    [
+        ("embedding-head", []),
+        ("cross-encoder", ["--lora-rank", "4"]),
+        ("cross-encoder", ["--top-layers", "1", "--lora-rank", "0"]),
+    ],
+)
 def test_train_evaluator_runs_a_few_steps(
-    tiny_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], architecture: str
+    tiny_data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    architecture: str,
+    extra: list[str],
 ) -> None:
     out = tmp_path / "evaluator"
     args = ["train", "evaluator", "--data-dir", str(tiny_data), "--out", str(out)]
     options = ["--architecture", architecture, "--steps", "2", "--limit", "4", "--no-calibrate"]
-    assert main([*args, *options]) == 0
+    assert main([*args, *options, *extra]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    saved = {"embedding-head": "embedding-head", "cross-encoder": "fine-tuned-top"}
+    saved = {"embedding-head": "embedding-head", "cross-encoder": "fine-tuned-lora"}
+    if "--top-layers" in extra:
+        saved["cross-encoder"] = "fine-tuned-top"
     assert manifest["kind"] == "evaluator" and manifest["architecture"] == saved[architecture]
     assert manifest["training_data"]["questions"] == 4
     if architecture == "cross-encoder":
         assert manifest["training"]["steps"] == 2
+    if "--lora-rank" in extra and "--top-layers" not in extra:
+        assert manifest["lora"] == {"rank": 4, "alpha": 32.0}
     assert json.loads(capsys.readouterr().out)["kind"] == "evaluator"
     score = load_evaluator(out).score(QUESTION, [RELEVANT])
     assert -1.0 <= score[0] <= 1.0
