@@ -92,13 +92,19 @@ def build_model(
         str(path), num_labels=num_labels, local_files_only=True
     )
     tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-    prefixes = tuple(trainable_prefixes(top_layers, model.config.num_hidden_layers))
     if lora:
         add_lora(model, rank=int(lora["rank"]), alpha=float(lora["alpha"]))
-    adapters = set(lora_parameter_names(model))
+    trained = _trained_names(model, top_layers)
     for name, parameter in model.named_parameters():
-        parameter.requires_grad = name.startswith(prefixes) or name in adapters
+        parameter.requires_grad = name in trained
     return model, tokenizer
+
+
+def _trained_names(model: PreTrainedModel, top_layers: int) -> set[str]:
+    """Return the parameters training changes: the top layers, pooler, head and adapters."""
+    prefixes = tuple(trainable_prefixes(top_layers, model.config.num_hidden_layers))
+    adapters = set(lora_parameter_names(model))
+    return {n for n, _ in model.named_parameters() if n.startswith(prefixes) or n in adapters}
 
 
 def _sha256(path: Path) -> str:
@@ -115,12 +121,11 @@ def save_artifact(
 ) -> Path:
     """Write the trained tensors (float16) and the manifest into `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
-    prefixes = tuple(trainable_prefixes(top_layers, model.config.num_hidden_layers))
-    adapters = set(lora_parameter_names(model))
+    trained = _trained_names(model, top_layers)
     tensors = {
         name: tensor.detach().to(torch.float16).contiguous()
         for name, tensor in model.state_dict().items()
-        if name.startswith(prefixes) or name in adapters
+        if name in trained
     }
     save_file(tensors, str(folder / WEIGHTS))
     extra: dict[str, Any] = {"top_layers": top_layers, "num_labels": model.config.num_labels}
