@@ -9,7 +9,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -109,22 +109,8 @@ def _record(
             error=f"{type(error).__name__}: {error}"[:500],
         )
     scores = score_prediction(outcome.prediction, question.answers)
-    return Record(
-        **base,
-        prediction=outcome.prediction,
-        em=scores.em,
-        f1=scores.f1,
-        acc=scores.acc,
-        route=outcome.route,
-        crag_action=outcome.crag_action,
-        llm_calls=outcome.llm_calls,
-        retrieval_calls=outcome.retrieval_calls,
-        web_searches=outcome.web_searches,
-        prompt_tokens=outcome.prompt_tokens,
-        generated_tokens=outcome.generated_tokens,
-        cache_hits=outcome.cache_hits,
-        seconds=round(outcome.seconds, 4),
-    )
+    ran = {**asdict(outcome), "seconds": round(outcome.seconds, 4)}
+    return Record(**base, **ran, em=scores.em, f1=scores.f1, acc=scores.acc)
 
 
 def _homes(config: EvalConfig, ingest: IngestFn | None) -> dict[float, Path]:

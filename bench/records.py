@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Record", "RecordKey", "append_record", "read_records", "write_records"]
+__all__ = ["Outcome", "Record", "RecordKey", "append_record", "read_records", "write_records"]
 
 logger = logging.getLogger(__name__)
 
@@ -21,21 +21,15 @@ RecordKey = tuple[str, str, str, float, str]
 """(dataset, question id, strategy, share of gold dropped, run signature)."""
 
 
-@dataclass
-class Record:
-    """The outcome of one question under one strategy."""
+@dataclass(kw_only=True)
+class Outcome:
+    """What one graph run answered and what it cost."""
 
-    dataset: str
-    id: str
-    strategy: str
-    question: str
-    answers: list[str]
     prediction: str
-    em: float
-    f1: float
-    acc: float
     route: str | None = None
     crag_action: str | None = None
+    abstained: bool = False
+    """The graph said the documents do not hold the answer."""
     llm_calls: int = 0
     retrieval_calls: int = 0
     """Local retrievals plus web searches: the "steps" of Adaptive-RAG's Table 1."""
@@ -45,6 +39,20 @@ class Record:
     cache_hits: int = 0
     """LLM calls answered from the response cache (their time is not a model's time)."""
     seconds: float = 0.0
+
+
+@dataclass(kw_only=True)
+class Record(Outcome):
+    """The outcome of one question under one strategy, scored."""
+
+    dataset: str
+    id: str
+    strategy: str
+    question: str
+    answers: list[str]
+    em: float
+    f1: float
+    acc: float
     drop_gold: float = 0.0
     model: str = ""
     error: str | None = None

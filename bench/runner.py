@@ -8,10 +8,8 @@ means changing this module alone. Tests use a fake `Runner`.
 """
 
 import logging
-import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 from uuid import UUID
@@ -20,15 +18,14 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from bench.llm_cache import CountingCache
+from bench.records import Outcome
 from bench.strategies import context_overrides
-from graphs.events import ANSWER_REPLAY_TAG
 
 __all__ = [
     "GraphRunner",
     "Outcome",
     "Runner",
     "UsageCounter",
-    "bare_answer",
     "make_context",
     "read_outcome",
 ]
@@ -36,24 +33,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 RECURSION_LIMIT = 120
-_MARKERS = re.compile(r"(\s*\[\d+\])+\s*$")
 _WARM_UP = "What is the capital of France?"
-
-
-@dataclass
-class Outcome:
-    """What one graph run answered and what it cost."""
-
-    prediction: str
-    route: str | None = None
-    crag_action: str | None = None
-    llm_calls: int = 0
-    retrieval_calls: int = 0
-    web_searches: int = 0
-    prompt_tokens: int = 0
-    generated_tokens: int = 0
-    cache_hits: int = 0
-    seconds: float = 0.0
 
 
 class Runner(Protocol):
@@ -75,9 +55,8 @@ class UsageCounter(BaseCallbackHandler):
     def on_chat_model_start(
         self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any
     ) -> None:
-        """Count a chat-model call (not the replay that streams the chosen answer)."""
-        if ANSWER_REPLAY_TAG not in (kwargs.get("tags") or []):
-            self.calls += 1
+        """Count a chat-model call."""
+        self.calls += 1
 
     def on_llm_start(self, serialized: Any, prompts: Any, *, run_id: UUID, **kwargs: Any) -> None:
         """Count a completion-model call."""
@@ -92,32 +71,16 @@ class UsageCounter(BaseCallbackHandler):
                 self.generated_tokens += int(usage.get("output_tokens", 0))
 
 
-def bare_answer(answer: str) -> str:
-    """Return an answer without its citation markers, source list and stop notice."""
-    first = answer.strip().split("\n\n", 1)[0]
-    return _MARKERS.sub("", first).strip()
-
-
-def _prediction(state: Mapping[str, Any], events: list[dict[str, Any]]) -> str:
-    """Return the answer as `finalize` chose it (best candidate, else IRCoT's), uncited."""
-    candidates = state.get("candidates") or []
-    chosen = (candidates[0].get("text") if candidates else "") or state.get("ircot_answer")
-    if chosen:
-        return str(chosen)
-    answers = [e for e in events if e.get("type") == "answer"]
-    return bare_answer(str(answers[-1].get("answer") or "")) if answers else ""
-
-
 def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outcome:
     """Read the prediction, route, CRAG action and retrieval counts from a finished run."""
     events = events or list(state.get("events") or [])
-    prediction = _prediction(state, events)
     actions = [e["action"] for e in events if e.get("type") == "crag_action"]
     webs = sum(e.get("type") == "web_results" for e in events)
     return Outcome(
-        prediction=prediction.strip(),
+        prediction=str(state.get("answer") or "").strip(),
         route=state.get("route"),
         crag_action=actions[0] if actions else state.get("crag_action"),
+        abstained=bool(state.get("abstained")),
         retrieval_calls=int(state.get("retrievals") or 0) + webs,
         web_searches=webs,
     )

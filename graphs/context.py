@@ -4,9 +4,19 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
-__all__ = ["Context", "CragThresholds", "JudgeKind", "calibrated_thresholds", "context_options"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "Context",
+    "CragThresholds",
+    "JudgeKind",
+    "calibrated_thresholds",
+    "context_options",
+]
 
 JudgeKind = Literal["trained", "llm", "heuristic"]
+
+DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+"""The default reader: it answers about four times better than SmolLM2-135M (docs/models.md)."""
 
 
 class CragThresholds(NamedTuple):
@@ -48,11 +58,13 @@ class Context:
     """Every setting of one run: models per role, judges, thresholds, caps and stores."""
 
     # Models per role.
-    generator_model: str = _opt("local", "Chat model spec that writes answers and IRCoT sentences.")
-    rewriter_model: str = _opt(
-        "local", "Chat model spec that condenses follow-ups and writes keywords."
+    generator_model: str = _opt(
+        DEFAULT_MODEL, "Chat model spec that writes answers and IRCoT sentences."
     )
-    judge_model: str = _opt("local", "Chat model spec behind the `llm` judges.")
+    rewriter_model: str = _opt(
+        DEFAULT_MODEL, "Chat model spec that condenses follow-ups and writes keywords."
+    )
+    judge_model: str = _opt(DEFAULT_MODEL, "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(
         "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
     )
@@ -113,6 +125,17 @@ class Context:
     max_retries: int = _opt(1, "Reflection retries when the best answer is unsupported.")
     retry_action: Literal["regenerate", "rewrite"] = _opt(
         "regenerate", "How to retry: regenerate, or rewrite the query and retrieve again."
+    )
+
+    # Abstention.
+    abstain: bool = _opt(
+        True, "Say the documents do not hold the answer when no kept evidence supports one."
+    )
+    abstain_below: float = _opt(
+        -1.0, "Abstain when the best cited strip's evaluator score is below this ([-1, 1])."
+    )
+    model_guess: bool = _opt(
+        False, "When abstaining, add the model's own answer, labelled as a model-only guess."
     )
 
     # Conversation and input limits.

@@ -26,10 +26,10 @@ class JudgeUnavailableError(UserError):
 
 
 @cache
-def _chat_model(spec: str) -> BaseChatModel:
+def _chat_model(spec: str, repeat_penalty: float | None = None) -> BaseChatModel:
     from models.chat import load_chat_model
 
-    return load_chat_model(spec)
+    return load_chat_model(spec, repeat_penalty=repeat_penalty)
 
 
 @cache
@@ -132,7 +132,7 @@ class Deps:
 
     def generator_for(self, context: Context) -> BaseChatModel:
         """Return the answer and IRCoT model."""
-        return self.generator or _chat_model(context.generator_model)
+        return self.generator or _chat_model(context.generator_model, context.repeat_penalty)
 
     def rewriter_for(self, context: Context) -> BaseChatModel:
         """Return the model that condenses follow-ups and writes keywords."""

@@ -8,58 +8,67 @@ from langchain_core.retrievers import BaseRetriever
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Checkpointer, RetryPolicy
+from langgraph.types import Checkpointer
 
 from graphs import routing
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.state import InputState, State
+from graphs.state import InputState, IrcotState, State
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
 from nodes._degrade import NODE_RETRY
 from nodes.classify_complexity import classify_complexity
 from nodes.condense_question import condense_question
 from nodes.finalize import finalize
 from nodes.generate import generate
-from nodes.grade_documents import grade_documents
+from nodes.grade_documents import decide_crag, grade_passages
 from nodes.ircot_step import ircot_step
 from nodes.refine_strips import refine_strips
 from nodes.reflect import reflect
 from nodes.retrieve import retrieve
-from nodes.rewrite_query import rewrite_query
+from nodes.rewrite_query import rewrite_for_retrieval, rewrite_query
 from nodes.web_search import web_search as _web_search_node
 
 __all__ = ["build_graph", "graph"]
 
-NodeFn = Callable[[State, Runtime[Context], Deps], dict[str, Any]]
+NodeFn = Callable[..., dict[str, Any]]
+"""A node: (state, runtime, deps, **options) -> the keys it changes."""
 
 
 class _Bound(Protocol):
     def __call__(self, state: State, *, runtime: Runtime[Context]) -> dict[str, Any]: ...
 
 
-def _bind(fn: NodeFn, deps: Deps) -> _Bound:
+def _bind(fn: NodeFn, deps: Deps, **options: Any) -> _Bound:
     """Give a node its collaborators, leaving the (state, runtime) signature LangGraph expects."""
 
     def node(state: State, *, runtime: Runtime[Context]) -> dict[str, Any]:
         if runtime.context is None:  # a caller that passed no `context=` gets the defaults
             runtime = runtime.override(context=Context())
-        return fn(state, runtime, deps)
+        return fn(state, runtime, deps, **options)
 
     node.__name__ = node.__qualname__ = fn.__name__
     node.__doc__ = fn.__doc__
     return node
 
 
-def _retry_policy(fn: NodeFn) -> RetryPolicy | None:
-    """Retry the nodes that call a store, the web or the answer model (they degrade at the end)."""
-    return NODE_RETRY if fn in (retrieve, generate, _web_search_node) else None
+_RETRIED: tuple[NodeFn, ...] = (retrieve, generate, _web_search_node)
+"""The nodes that call a store, the web or the answer model (they degrade at the end)."""
+
+
+def _add(
+    builder: StateGraph[Any, Any, Any, Any], name: str, fn: NodeFn, deps: Deps, **options: Any
+) -> None:
+    policy = NODE_RETRY if fn in _RETRIED else None
+    builder.add_node(name, _bind(fn, deps, **options), retry_policy=policy)
 
 
 def _ircot(deps: Deps) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """IRCoT's loop: retrieve, grade and refine, then one reasoning step; repeat until done."""
-    loop = StateGraph(State, context_schema=Context)
-    for fn in (retrieve, grade_documents, refine_strips, ircot_step):
-        loop.add_node(fn.__name__, _bind(fn, deps), retry_policy=_retry_policy(fn))
+    """IRCoT's loop: retrieve (within the paragraph cap), grade, refine, one reasoning step."""
+    loop = StateGraph(IrcotState, context_schema=Context)
+    _add(loop, "retrieve", retrieve, deps, paragraph_cap=True)
+    _add(loop, "grade_documents", grade_passages, deps)
+    _add(loop, "refine_strips", refine_strips, deps)
+    _add(loop, "ircot_step", ircot_step, deps)
     loop.add_edge(START, "retrieve")
     loop.add_edge("retrieve", "grade_documents")
     loop.add_edge("grade_documents", "refine_strips")
@@ -94,23 +103,31 @@ def build_graph(
         checkpointer: A saver, for conversations that span turns.
     """
     deps = Deps(
-        generator, rewriter, retriever, web_search, classifier, evaluator, support, usefulness
+        generator=generator,
+        rewriter=rewriter,
+        retriever=retriever,
+        web=web_search,
+        classifier=classifier,
+        evaluator=evaluator,
+        support=support,
+        usefulness=usefulness,
     )
     builder = StateGraph(State, input_schema=InputState, context_schema=Context)
-    nodes: list[NodeFn] = [
-        condense_question,
-        classify_complexity,
-        retrieve,
-        grade_documents,
-        refine_strips,
-        rewrite_query,
-        _web_search_node,
-        generate,
-        reflect,
-        finalize,
-    ]
-    for fn in nodes:
-        builder.add_node(fn.__name__, _bind(fn, deps), retry_policy=_retry_policy(fn))
+    nodes: dict[str, NodeFn] = {
+        "condense_question": condense_question,
+        "classify_complexity": classify_complexity,
+        "retrieve": retrieve,
+        "grade_documents": decide_crag,
+        "refine_strips": refine_strips,
+        "rewrite_query": rewrite_query,
+        "web_search": _web_search_node,
+        "generate": generate,
+        "reflect": reflect,
+        "rewrite_for_retrieval": rewrite_for_retrieval,
+        "finalize": finalize,
+    }
+    for name, fn in nodes.items():
+        _add(builder, name, fn, deps)
     builder.add_node("ircot", _ircot(deps))
     builder.add_edge(START, "condense_question")
     builder.add_edge("condense_question", "classify_complexity")
@@ -118,11 +135,12 @@ def build_graph(
     builder.add_edge("retrieve", "grade_documents")
     builder.add_conditional_edges("grade_documents", routing.route_crag)
     builder.add_conditional_edges("refine_strips", routing.route_after_refine)
-    builder.add_conditional_edges("rewrite_query", routing.route_after_rewrite)
+    builder.add_edge("rewrite_query", "web_search")
     builder.add_edge("web_search", "refine_strips")
     builder.add_edge("ircot", "generate")
     builder.add_edge("generate", "reflect")
     builder.add_conditional_edges("reflect", routing.route_after_reflect)
+    builder.add_edge("rewrite_for_retrieval", "retrieve")
     builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer, name="acrag")
 

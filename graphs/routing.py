@@ -7,7 +7,6 @@ from graphs.state import State
 __all__ = [
     "route_after_refine",
     "route_after_reflect",
-    "route_after_rewrite",
     "route_crag",
     "route_ircot",
     "route_question",
@@ -43,30 +42,18 @@ def route_after_refine(state: State) -> Literal["rewrite_query", "generate"]:
     return "generate"
 
 
-def route_after_rewrite(state: State) -> Literal["web_search", "retrieve"]:
-    """Keywords go to the web, or back to the local index when reflection asked for a retry."""
-    match state.get("rewrite_purpose"):
-        case "web":
-            return "web_search"
-        case "retrieve":
-            return "retrieve"
-    raise ValueError(f"unknown rewrite purpose {state.get('rewrite_purpose')!r}")
-
-
 def route_ircot(state: State) -> Literal["retrieve", "__end__"]:
-    """Leave the IRCoT loop once a sentence gave the answer or the step cap was reached."""
-    if state.get("ircot_answer") or state.get("stop_reason"):
-        return "__end__"
-    return "retrieve"
+    """Leave the IRCoT loop once `ircot_step` said why (an answer, no progress, the cap)."""
+    return "__end__" if state.get("ircot_done") else "retrieve"
 
 
-def route_after_reflect(state: State) -> Literal["generate", "rewrite_query", "finalize"]:
+def route_after_reflect(state: State) -> Literal["generate", "rewrite_for_retrieval", "finalize"]:
     """Retry as `reflect` decided (within its cap), else finish."""
-    match state.get("retry_action"):
+    match state.get("retry"):
         case "regenerate":
             return "generate"
         case "rewrite":
-            return "rewrite_query"
+            return "rewrite_for_retrieval"
         case None:
             return "finalize"
-    raise ValueError(f"unknown retry action {state.get('retry_action')!r}")
+    raise ValueError(f"unknown retry {state.get('retry')!r}")

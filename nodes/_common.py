@@ -1,22 +1,26 @@
 """Helpers shared by the nodes.
 
-Model calls kept out of the answer stream, judge retries, passages rendered as tagged data.
+Model calls kept out of the answer stream, judges asked with retries and a safe fallback,
+passages rendered as tagged data.
 """
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
+from graphs.events import FallbackEvent, emit
 from graphs.state import Passage, Strip
 from prompts.framing import as_attribute, as_data
 
 __all__ = [
-    "judge_or_reason",
     "NOSTREAM",
+    "Verdict",
+    "ask_judge",
     "call_model",
     "format_passages",
     "label",
@@ -39,10 +43,11 @@ def call_model(
     max_tokens: int,
     name: str,
     stop: list[str] | None = None,
+    stream: bool = False,
     **options: Any,
 ) -> AIMessage:
-    """Invoke a chat model outside the answer stream and return its message."""
-    config: RunnableConfig = {"tags": NOSTREAM, "run_name": name}
+    """Invoke a chat model and return its message (streamed to the user only if `stream`)."""
+    config: RunnableConfig = {"run_name": name} if stream else {"tags": NOSTREAM, "run_name": name}
     result = model.invoke(
         list(messages), config=config, stop=stop, max_tokens=max_tokens, **options
     )
@@ -114,15 +119,56 @@ def format_passages(items: Sequence[Passage | Strip]) -> str:
     return "\n".join(blocks)
 
 
-def judge_or_reason(get: Callable[[], T]) -> tuple[T, None] | tuple[None, str]:
-    """Return the judge `get` builds, or None and why it is unavailable.
+class Verdict(NamedTuple, Generic[T]):
+    """A judge's accepted answer, or None with the fallback event and why the run degraded."""
 
-    A configured judge that cannot load (a missing trained artifact) degrades the run to the
-    judge's safe fallback, with this reason in the events and the answer, instead of ending it.
+    value: T | None
+    events: list[FallbackEvent]
+    degraded: list[str]
+
+
+def ask_judge(
+    runtime: Runtime[Any],
+    *,
+    node: str,
+    judge: str,
+    get: Callable[[], Any],
+    call: Callable[[Any], T],
+    check: Callable[[T], bool] = lambda _: True,
+    used: str,
+) -> Verdict[T]:
+    """Ask a judge (or model) with retries; on failure record what was used instead.
+
+    Args:
+        runtime: The node's runtime (its Context gives the attempts; events are streamed).
+        node: The asking node, for the fallback event.
+        judge: The judge's role, e.g. "evaluator".
+        get: Builds the judge; a `JudgeUnavailableError` (a missing trained artifact)
+            degrades the run instead of ending it.
+        call: Asks the built judge.
+        check: Accepts a valid answer; anything else counts as junk and is retried.
+        used: What the node uses when the judge fails, said in the fallback event.
     """
     from graphs.deps import JudgeUnavailableError
 
     try:
-        return get(), None
+        built, missing = get(), None
     except JudgeUnavailableError as error:
-        return None, str(error)
+        built, missing = None, str(error)
+    value, problem = (
+        with_retries(lambda: call(built), attempts=runtime.context.judge_attempts, check=check)
+        if built is not None
+        else (None, missing or "no judge")
+    )
+    if value is not None:
+        return Verdict(value, [], [])
+    fallback = FallbackEvent(
+        type="fallback",
+        node=node,
+        judge=judge,
+        problem=problem or "unknown",
+        used=used,
+        degraded=missing,
+    )
+    emit(runtime, fallback)
+    return Verdict(None, [fallback], [missing] if missing else [])

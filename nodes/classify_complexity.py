@@ -6,10 +6,10 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import RouteEvent, emit
 from graphs.state import State
 from models.judges import Route, RouteDecision
-from nodes._common import judge_or_reason, with_retries
+from nodes._common import ask_judge
 
 __all__ = ["FALLBACK_ROUTE", "classify_complexity"]
 
@@ -29,51 +29,35 @@ def _valid(decisions: object) -> bool:
 def classify_complexity(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
     """Store the route, its probabilities and why, then stream them."""
     context = runtime.context
-    events = []
-    forced = context.route
+    question, forced = state["standalone_question"], context.route
     if forced == "A" or forced == "B" or forced == "C":
         decision = RouteDecision(forced, {forced: 1.0}, "forced by the caller")
+        events, degraded = [], []
     else:
-        classifier, missing = judge_or_reason(lambda: deps.classifier_for(context))
-        question = state["standalone_question"]
-        decisions, problem = (
-            with_retries(
-                lambda: classifier.classify([question]),
-                attempts=context.judge_attempts,
-                check=_valid,
-            )
-            if classifier is not None
-            else (None, missing)
-        )
-        if decisions is None:
-            events.append(
-                event(
-                    runtime,
-                    "fallback",
-                    "classify_complexity",
-                    judge="classifier",
-                    problem=problem,
-                    used=FALLBACK_ROUTE,
-                    **({"degraded": missing} if missing else {}),
-                )
-            )
-            decision = RouteDecision(FALLBACK_ROUTE, {}, "classifier failed; safe default")
-        else:
-            decision = decisions[0]
-    probabilities = {k: round(float(v), 4) for k, v in decision.probabilities.items()}
-    events.append(
-        event(
+        verdict = ask_judge(
             runtime,
-            "route",
-            "classify_complexity",
-            route=decision.route,
-            probabilities=probabilities,
-            reason=decision.reason,
+            node="classify_complexity",
+            judge="classifier",
+            get=lambda: deps.classifier_for(context),
+            call=lambda classifier: classifier.classify([question]),
+            check=_valid,
+            used=f"route {FALLBACK_ROUTE}",
         )
+        fallback = RouteDecision(FALLBACK_ROUTE, {}, "classifier failed; safe default")
+        decision = verdict.value[0] if verdict.value else fallback
+        events, degraded = list(verdict.events), verdict.degraded
+    probabilities = {str(k): round(float(v), 4) for k, v in decision.probabilities.items()}
+    chosen = RouteEvent(
+        type="route",
+        node="classify_complexity",
+        route=decision.route,
+        probabilities=probabilities,
+        reason=decision.reason,
     )
     return {
         "route": decision.route,
         "route_reason": decision.reason,
         "route_probabilities": probabilities,
-        "events": events,
+        "events": [*events, emit(runtime, chosen)],
+        "degraded": degraded,
     }

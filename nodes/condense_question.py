@@ -1,23 +1,35 @@
-"""Node `condense_question`: validate the question, start a fresh turn, resolve follow-ups."""
+"""Node `condense_question`: validate the question, start a fresh turn, resolve follow-ups.
+
+A follow-up ("Where was she born?") becomes a standalone question by the rewriter model, but
+the rewrite is checked, not trusted: it must be a question, keep the new turn's own words, and
+not copy the previous answer. A rewrite that fails the check gives way to a safe template
+(the previous question, then the new turn).
+"""
 
 from typing import Any
 
-from langchain_core.messages import AnyMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import FallbackEvent, QuestionEvent, emit
 from graphs.state import State
 from graphs.validation import InvalidQuestionError, validate_question
-from nodes._common import call_model, text_of, with_retries
+from models.text import content_tokens, strip_markup
+from nodes._common import ask_judge, call_model, text_of
 from prompts.condense import CONDENSE_QUESTION
 from prompts.framing import as_data
 
-__all__ = ["condense_question", "fresh_turn"]
+__all__ = ["condense_question", "fresh_turn", "keeps_intent", "template_question"]
 
 _HISTORY_TURNS = 6
+_MAX_CHARS = 400
+_QUESTION_START = (
+    "what which who whom whose when where why how is are was were do does did can could "
+    "should would will has have had in on at for from by to list name tell give explain"
+).split()
 
 
 def _asked(state: State) -> tuple[object, list[AnyMessage]]:
@@ -39,19 +51,51 @@ def fresh_turn() -> dict[str, Any]:
     return {
         "passages": Overwrite([]),
         "events": Overwrite([]),
+        "degraded": Overwrite([]),
         "strips": [],
         "reasoning": [],
         "candidates": [],
         "crag_scores": [],
+        "crag_action": None,
         "ircot_steps": 0,
         "ircot_answer": None,
+        "ircot_done": None,
         "retrievals": 0,
         "retries": 0,
-        "retry_action": None,
+        "retry": None,
         "web_searched": False,
         "stop_reason": None,
         "citations": [],
+        "notes": [],
+        "abstained": False,
     }
+
+
+def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
+    """Return whether a rewrite is a standalone question that keeps the new turn's intent.
+
+    It must read as a question, keep most of the turn's content words, and not be a copy of
+    the previous answer (a small model's usual failure).
+    """
+    text = rewrite.strip()
+    words = text.lower().split()
+    if not words or len(text) > _MAX_CHARS:
+        return False
+    if not (text.endswith("?") or words[0] in _QUESTION_START):
+        return False
+    own = content_tokens(turn)
+    kept = own & content_tokens(text)
+    if own and len(kept) < max(1, (len(own) + 1) // 2):
+        return False
+    answer = content_tokens(previous_answer)
+    extra = content_tokens(text) - own
+    return not (answer and extra and extra <= answer and len(extra) > 3)
+
+
+def template_question(turn: str, history: list[AnyMessage]) -> str:
+    """Return the safe standalone form: the previous question, then the new turn."""
+    previous = next((m.text for m in reversed(history) if isinstance(m, HumanMessage)), "")
+    return f"{previous.rstrip()} {turn}".strip() if previous else turn
 
 
 def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
@@ -59,40 +103,60 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     context = runtime.context
     raw, history = _asked(state)
     question = validate_question(raw, max_chars=context.max_question_chars)
-    standalone = question
-    if context.condense_history and any(isinstance(m, HumanMessage) for m in history):
-        standalone = _condense(question, history, runtime, deps) or question
-    updates = fresh_turn()
-    updates["events"] = Overwrite(
-        [event(runtime, "question", "condense_question", question=question, standalone=standalone)]
+    standalone, how = question, "first turn"
+    fallback: list[FallbackEvent] = []
+    degraded: list[str] = []
+    if any(isinstance(m, HumanMessage) for m in history):
+        standalone, how, fallback, degraded = _standalone(question, history, runtime, deps)
+    shown = QuestionEvent(
+        type="question",
+        node="condense_question",
+        question=question,
+        standalone=standalone,
+        condensed=how,  # type: ignore[typeddict-item]
     )
-    new_turn = (
-        []
-        if state.get("messages") and raw == state["messages"][-1].content
-        else [HumanMessage(question)]
-    )
+    emit(runtime, shown)
+    asked_now = state.get("messages") and raw == state["messages"][-1].content
     return {
-        **updates,
+        **fresh_turn(),
+        "events": Overwrite([*fallback, shown]),
+        "degraded": Overwrite(degraded),
         "question": question,
         "standalone_question": standalone,
         "search_query": standalone,
-        "messages": new_turn,
+        "messages": [] if asked_now else [HumanMessage(question)],
     }
 
 
-def _usable(text: str) -> bool:
-    return bool(text.strip()) and len(text) < 1000
-
-
-def _condense(
+def _standalone(
     question: str, history: list[AnyMessage], runtime: Runtime[Context], deps: Deps
-) -> str | None:
+) -> tuple[str, str, list[FallbackEvent], list[str]]:
+    """Return the standalone question, how it was made, and the rewriter's failure if any."""
+    if not runtime.context.condense_history:
+        return question, "off", [], []
     lines = [f"{m.type}: {as_data(m.text)}" for m in history[-_HISTORY_TURNS:]]
     prompt = CONDENSE_QUESTION.format(history="\n".join(lines), question=question)
-    model = deps.rewriter_for(runtime.context)
-    reply, _ = with_retries(
-        lambda: text_of(call_model(model, [HumanMessage(prompt)], max_tokens=64, name="condense")),
-        attempts=runtime.context.judge_attempts,
-        check=_usable,
+    answer = next((m.text for m in reversed(history) if isinstance(m, AIMessage)), "")
+    verdict = ask_judge(
+        runtime,
+        node="condense_question",
+        judge="rewriter",
+        get=lambda: deps.rewriter_for(runtime.context),
+        call=lambda model: _first_line(
+            call_model(model, [HumanMessage(prompt)], max_tokens=64, name="condense")
+        ),
+        check=lambda text: keeps_intent(text, turn=question, previous_answer=answer),
+        used="the previous question with the new turn",
     )
-    return reply.strip().splitlines()[0].strip() if reply else None
+    if verdict.value is None:
+        return template_question(question, history), "template", *verdict[1:]
+    return verdict.value, "model", [], []
+
+
+def _first_line(message: AIMessage) -> str:
+    lines = [strip_markup(ln) for ln in text_of(message).splitlines()]
+    text = next((ln for ln in lines if ln), "")
+    for prefix in ("standalone question:", "question:"):
+        if text.lower().startswith(prefix):
+            text = text[len(prefix) :].strip()
+    return text

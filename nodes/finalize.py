@@ -1,34 +1,39 @@
-"""Node `finalize`: the final answer with its citations, and why the run stopped if a cap hit."""
+"""Node `finalize`: the chosen answer, its citations and notes as data, and the AI turn.
+
+State keeps the bare answer; citations and notes sit beside it, and the final `AIMessage`
+carries the bare text with them in its `response_metadata`. Clients (the CLI, the page, the
+notebook) render markers and source lists. When no kept evidence supports an answer on a
+retrieval route, the answer says so plainly instead of guessing.
+"""
 
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
-from graphs.state import Citation, State, Strip
-from models.judges_heuristic import content_tokens
-from nodes._answer_stream import stream_answer
+from graphs.events import AnswerEvent, Citation, emit
+from graphs.state import Candidate, State, Strip
+from models.text import claimed_words, content_tokens
 from nodes._common import label
+from prompts.generate import NOT_FOUND
 
-__all__ = ["NO_ANSWER", "NO_EVIDENCE", "cite", "degraded_notes", "finalize"]
+__all__ = ["NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
 
 NO_ANSWER = "I could not produce an answer."
-NO_EVIDENCE = "no relevant passages were found, so this answer comes from the model alone"
+NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
 
 
 def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[Citation]:
     """Return the evidence strips that share the answer's new words (all of them if none do)."""
-    words = (content_tokens(answer) - content_tokens(question)) or content_tokens(answer)
+    words = claimed_words(answer, question)
     supporting = [s for s in evidence if words & content_tokens(s["text"])] or list(evidence)
     citations: list[Citation] = []
-    seen: set[str] = set()
     for strip in supporting:
-        if label(strip) in seen:
+        if any(label(strip) == _where(c) for c in citations):
             continue
-        seen.add(label(strip))
         citations.append(
             Citation(
                 marker=len(citations) + 1,
@@ -43,66 +48,69 @@ def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[
     return citations
 
 
-def degraded_notes(events: Sequence[dict[str, Any]]) -> list[str]:
-    """Return one note per distinct reason the run degraded (a store, model or web failure)."""
-    reasons = [
-        e["degraded"]
-        for e in events
-        if e.get("degraded") and not (e["type"] == "web_results" and e.get("backend") == "none")
-    ]
-    return [f"Degraded: {reason}." for reason in dict.fromkeys(reasons)]
+def _where(citation: Citation) -> str:
+    if citation["origin"] == "web":
+        return citation["url"] or citation["source"]
+    position = citation["position"]
+    return citation["source"] if position is None else f"{citation['source']}#{position}"
 
 
-def _compose(answer: str, citations: Sequence[Citation], notes: Sequence[str]) -> str:
-    lines = [
-        answer + ("" if not citations else " " + "".join(f"[{c['marker']}]" for c in citations))
-    ]
-    if citations:
-        lines += ["", "Sources:"]
-        for c in citations:
-            where = (
-                c["url"]
-                if c["origin"] == "web"
-                else (
-                    c["source"] if c["position"] is None else f"{c['source']}, part {c['position']}"
-                )
-            )
-            origin = "web" if c["origin"] == "web" else "local"
-            lines.append(f"[{c['marker']}] ({origin}) {c['title'] or 'untitled'}: {where}")
-    if notes:
-        lines += ["", *notes]
-    return "\n".join(lines)
+def should_abstain(
+    state: State, best: Candidate | None, evidence: Sequence[Strip], context: Context
+) -> bool:
+    """Return whether a retrieval route found no evidence that supports an answer."""
+    if not context.abstain or not (state.get("retrievals") or state.get("web_searched")):
+        return False
+    if best is None or not evidence or NOT_FOUND in best["text"].upper():
+        return True
+    unsupported = context.reflect and best["support"] == "none" and context.support_filter
+    return unsupported or max(s["score"] for s in evidence) < context.abstain_below
+
+
+def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
+    notes = [f"Stopped early: {state['stop_reason']}." for _ in [0] if state.get("stop_reason")]
+    notes += [f"Degraded: {reason}." for reason in state.get("degraded") or []]
+    if abstained and guess:
+        notes.append(f"Model-only guess (not from your documents): {guess}")
+    return notes
 
 
 def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Pick the best candidate, attach citations and any stop notice, and append the AI turn."""
+    """Pick the best candidate (or abstain), cite its evidence, and append the AI turn."""
+    context = runtime.context
     candidates = state.get("candidates") or []
     best = candidates[0] if candidates else None
-    text = (best["text"] if best else "") or state.get("ircot_answer") or NO_ANSWER
     strips = {s["hash"]: s for s in state.get("strips") or []}
     evidence = [strips[h] for h in (best["strip_hashes"] if best else []) if h in strips]
+    abstained = should_abstain(state, best, evidence, context)
+    text = (best["text"] if best else "") or state.get("ircot_answer") or NO_ANSWER
+    guess = text if context.model_guess and NOT_FOUND not in text.upper() else None
+    if abstained:
+        text, evidence = NOT_IN_DOCUMENTS, []
     citations = cite(text, evidence, question=state.get("standalone_question", ""))
-    notes = [f"Stopped early: {state['stop_reason']}."] if state.get("stop_reason") else []
-    notes += degraded_notes(state.get("events") or [])
-    if state.get("route") in ("B", "C") and not evidence:
-        notes.append(f"Note: {NO_EVIDENCE}.")
-    answer = _compose(text, citations, notes)
-    events = [
-        event(
-            runtime,
-            "answer",
-            "finalize",
-            answer=answer,
-            route=state.get("route"),
-            citations=[
-                label(s) for s in evidence if any(c["text"] == s["text"] for c in citations)
-            ],
-            stop_reason=state.get("stop_reason"),
-        )
-    ]
+    notes = _notes(state, abstained=abstained, guess=guess)
+    streamed = next((c["message_id"] for c in candidates if c.get("message_id")), None)
+    revised = streamed is not None and (abstained or best is None or best["message_id"] != streamed)
+    shown = AnswerEvent(
+        type="answer",
+        node="finalize",
+        answer=text,
+        route=state.get("route"),
+        citations=citations,
+        notes=notes,
+        abstained=abstained,
+        revised=revised,
+    )
+    metadata = {"citations": citations, "notes": notes, "abstained": abstained}
     return {
-        "answer": answer,
+        "answer": text,
         "citations": citations,
-        "events": events,
-        "messages": [stream_answer(answer)],
+        "notes": notes,
+        "abstained": abstained,
+        "events": [emit(runtime, shown)],
+        "messages": [
+            AIMessage(
+                text, id=None if revised else streamed, name="acrag", response_metadata=metadata
+            )
+        ],
     }

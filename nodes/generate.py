@@ -1,17 +1,22 @@
-"""Node `generate`: write candidate answers, one per group of top strips (Self-RAG style)."""
+"""Node `generate`: write candidate answers, one per group of top strips (Self-RAG style).
+
+The first candidate's tokens stream to the user as the model writes them; the others are
+written outside the answer stream, and `reflect` may prefer one of them (`finalize` then says
+the answer was revised).
+"""
 
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import FallbackEvent, emit
 from graphs.state import Candidate, State, Strip
-from models.llamacpp import ChatLlamaCpp
+from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
 from nodes._degrade import retry_or_degrade
 from prompts.framing import as_data
@@ -45,11 +50,12 @@ def evidence_groups(kept: Sequence[Strip], *, count: int, per_passage: bool) -> 
 
 
 def clean_answer(reply: str, *, short: bool = False) -> str:
-    """Return the answer's first paragraph (first line if `short`) without an answer prefix."""
+    """Return the answer's first paragraph (first line if `short`), no prefix and no markup."""
     text = reply.strip().split("\n\n")[0].strip()
     if short:
         text = text.split("\n")[0].strip()
-    return _PREFIX.sub("", text).strip()
+    lines = [strip_markup(line) for line in text.splitlines()]
+    return _PREFIX.sub("", "\n".join(line for line in lines if line)).strip()
 
 
 def _prompt(state: State, evidence: Sequence[Strip], *, short: bool) -> str:
@@ -64,55 +70,64 @@ def _prompt(state: State, evidence: Sequence[Strip], *, short: bool) -> str:
     )
 
 
+def _candidate(
+    reply: AIMessage, evidence: Sequence[Strip], *, short: bool, streamed: bool
+) -> Candidate:
+    return Candidate(
+        text=clean_answer(text_of(reply), short=short),
+        strip_hashes=[s["hash"] for s in evidence],
+        logprob=mean_logprob(reply),
+        is_rel=0.0,
+        is_sup=0.0,
+        support="none",
+        is_use=0.0,
+        score=0.0,
+        message_id=reply.id if streamed else None,
+    )
+
+
 def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Write the candidates (kept out of the answer stream until `reflect` picks one)."""
+    """Write the candidates; the first streams live, the rest wait for `reflect`."""
     context = runtime.context
-    kept = [s for s in state.get("strips") or [] if s["kept"]] if state.get("route") != "A" else []
+    kept = [s for s in state.get("strips") or [] if s["kept"]]
     count = context.candidates if context.reflect else 1
-    groups = evidence_groups(kept, count=count, per_passage=state.get("route") == "B")
+    groups = evidence_groups(kept, count=count, per_passage=not state.get("reasoning"))
     model = deps.generator_for(context)
     options: dict[str, Any] = {}
     if context.use_logprobs and "logprobs" in type(model).model_fields:
         options["logprobs"] = True
-    if isinstance(model, ChatLlamaCpp) and context.repeat_penalty != 1.0:
-        options["repeat_penalty"] = context.repeat_penalty
     if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
         options |= {"temperature": 0.7, "seed": state["retries"]}
     short = context.answer_style == "short"
-    candidates, events = [], []
-    for evidence in groups:
+    candidates, failures = [], []
+    for index, evidence in enumerate(groups):
         system = ANSWER_SYSTEM if evidence else CLOSED_BOOK_SYSTEM
         messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence, short=short))]
         try:
             reply = call_model(
-                model, messages, max_tokens=context.max_answer_tokens, name="generate", **options
+                model,
+                messages,
+                max_tokens=context.max_answer_tokens,
+                name="generate",
+                stream=index == 0,
+                **options,
             )
         except Exception as error:  # noqa: BLE001 - a failing model degrades the run (retried)
-            events.append(_failed(runtime, retry_or_degrade(runtime, error, "the answer model")))
+            failures.append(retry_or_degrade(runtime, error, "the answer model"))
             continue
-        candidates.append(
-            Candidate(
-                text=clean_answer(text_of(reply), short=short),
-                strip_hashes=[s["hash"] for s in evidence],
-                logprob=mean_logprob(reply),
-                is_rel=0.0,
-                is_sup=0.0,
-                support="none",
-                is_use=0.0,
-                score=0.0,
-            )
+        candidates.append(_candidate(reply, evidence, short=short, streamed=index == 0))
+    events = [
+        emit(
+            runtime,
+            FallbackEvent(
+                type="fallback",
+                node="generate",
+                judge="generator",
+                problem=reason,
+                used="no candidate from this evidence",
+                degraded=reason,
+            ),
         )
-    return {"candidates": candidates, "events": events}
-
-
-def _failed(runtime: Runtime[Context], reason: str) -> dict[str, Any]:
-    used = "no candidate from this evidence"
-    return event(
-        runtime,
-        "fallback",
-        "generate",
-        judge="generator",
-        problem=reason,
-        used=used,
-        degraded=reason,
-    )
+        for reason in failures
+    ]
+    return {"candidates": candidates, "events": events, "degraded": failures}

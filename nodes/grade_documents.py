@@ -1,4 +1,7 @@
-"""Node `grade_documents`: score new passages with the retrieval evaluator; decide CRAG's action."""
+"""Node `grade_documents`: score new local passages with the retrieval evaluator; decide CRAG.
+
+Web passages are not graded here (by origin): refinement scores them strip by strip.
+"""
 
 from collections.abc import Sequence
 from typing import Any
@@ -7,11 +10,11 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
-from graphs.state import CragAction, Passage, State
-from nodes._common import judge_or_reason, valid_scores, with_retries
+from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
+from graphs.state import Passage, State
+from nodes._common import ask_judge, valid_scores
 
-__all__ = ["crag_action", "grade_documents"]
+__all__ = ["crag_action", "decide_crag", "grade_passages"]
 
 
 def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragAction:
@@ -27,73 +30,67 @@ def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragA
     return "Ambiguous"
 
 
-def grade_documents(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Score the passages not graded yet and store the CRAG action they imply."""
+def _grade(
+    state: State, runtime: Runtime[Context], deps: Deps
+) -> tuple[dict[str, Any], list[float] | None]:
+    """Score the ungraded local passages; return the update and the scores (None: failed)."""
     context = runtime.context
-    thresholds = context.crag_thresholds()
-    batch = [p for p in state.get("passages") or [] if p["score"] is None]
+    batch = [
+        p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
+    ]
+    if not batch:
+        return {}, []
     question = state["standalone_question"]
-    evaluator, missing = (
-        judge_or_reason(lambda: deps.evaluator_for(context)) if batch else (None, None)
+    verdict = ask_judge(
+        runtime,
+        node="grade_documents",
+        judge="evaluator",
+        get=lambda: deps.evaluator_for(context),
+        call=lambda evaluator: [
+            float(s) for s in evaluator.score(question, [p["text"] for p in batch])
+        ],
+        check=lambda scores: valid_scores(scores, len(batch)),
+        used="Ambiguous",
     )
-    events = []
-    scores, problem = (
-        with_retries(
-            lambda: [float(s) for s in evaluator.score(question, [p["text"] for p in batch])],
-            attempts=context.judge_attempts,
-            check=lambda s: valid_scores(s, len(batch)),
-        )
-        if evaluator is not None
-        else (None, missing)
-        if missing
-        else ([], None)
-    )
-    if scores is None:
-        events.append(
-            event(
-                runtime,
-                "fallback",
-                "grade_documents",
-                judge="evaluator",
-                problem=problem,
-                used="Ambiguous",
-                **({"degraded": missing} if missing else {}),
-            )
-        )
-        action: CragAction = "Ambiguous"
-        scores = [0.0] * len(batch)
-    else:
-        action = crag_action(scores, upper=thresholds.upper, lower=thresholds.lower)
+    scores = verdict.value or [0.0] * len(batch)
     graded: list[Passage] = [
         {**p, "score": round(s, 4)} for p, s in zip(batch, scores, strict=True)
     ]
-    events.append(
-        event(
-            runtime,
-            "grades",
-            "grade_documents",
-            scores=[
-                {
-                    "title": p["title"],
-                    "source": p["source"],
-                    "position": p["position"],
-                    "score": p["score"],
-                }
-                for p in graded
-            ],
+    refs = [
+        ScoredRef(
+            title=p["title"], source=p["source"], position=p["position"], score=p["score"] or 0.0
         )
+        for p in graded
+    ]
+    shown = emit(runtime, GradesEvent(type="grades", node="grade_documents", scores=refs))
+    update = {"passages": graded, "events": [*verdict.events, shown], "degraded": verdict.degraded}
+    return update, verdict.value
+
+
+def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Score the local passages not graded yet (IRCoT's grading: no CRAG action)."""
+    return _grade(state, runtime, deps)[0]
+
+
+def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Grade the new passages, then store CRAG's action for this retrieval."""
+    update, scores = _grade(state, runtime, deps)
+    thresholds = runtime.context.crag_thresholds()
+    action: CragAction = (
+        "Ambiguous"
+        if scores is None
+        else crag_action(scores, upper=thresholds.upper, lower=thresholds.lower)
     )
-    above = sum(s >= thresholds.upper for s in scores)
-    events.append(
-        event(
-            runtime,
-            "crag_action",
-            "grade_documents",
-            action=action,
-            graded=len(batch),
-            above_upper=above,
-            upper=thresholds.upper,
-            lower=thresholds.lower,
-        )
+    scores = scores or []
+    shown = CragActionEvent(
+        type="crag_action",
+        node="grade_documents",
+        action=action,
+        graded=len(scores),
+        above_upper=sum(s >= thresholds.upper for s in scores),
+        best=round(max(scores), 4) if scores else None,
+        upper=thresholds.upper,
+        lower=thresholds.lower,
     )
-    return {"passages": graded, "crag_action": action, "crag_scores": scores, "events": events}
+    events = [*update.get("events", []), emit(runtime, shown)]
+    return {**update, "crag_scores": scores, "crag_action": action, "events": events}

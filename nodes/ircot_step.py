@@ -1,4 +1,9 @@
-"""Node `ircot_step`: IRCoT's next chain-of-thought sentence, which becomes the next query."""
+"""Node `ircot_step`: IRCoT's next chain-of-thought sentence, which becomes the next query.
+
+The loop ends, and the answer is written from the chain, when a sentence gives the answer
+("So the answer is: X"), when a step adds no new fact (a repeat, or nothing new retrieved and
+nothing new said), or at the step cap.
+"""
 
 import re
 from typing import Any
@@ -8,10 +13,11 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import CapReachedEvent, Event, IrcotStepEvent, emit
 from graphs.state import State
-from nodes._common import call_model, format_passages, text_of, with_retries
-from prompts.ircot import ANSWER_MARKER, IRCOT_FIRST, IRCOT_NEXT, IRCOT_SYSTEM
+from models.text import content_tokens, strip_markup
+from nodes._common import ask_judge, call_model, format_passages, text_of
+from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
 __all__ = ["first_sentence", "ircot_step", "read_answer"]
 
@@ -19,8 +25,12 @@ _SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)")
 
 
 def first_sentence(reply: str) -> str:
-    """Return the first sentence of the first non-empty line of `reply`."""
-    line = next((ln.strip() for ln in reply.splitlines() if ln.strip()), "")
+    """Return the first sentence of the first non-empty line of `reply`, without markup."""
+    lines = (strip_markup(ln) for ln in reply.splitlines())
+    line = next((ln for ln in lines if ln), "")
+    line = re.sub(r"^(reasoning|next sentence|sentence)\s*:\s*", "", line, flags=re.IGNORECASE)
+    if ANSWER_MARKER in line.lower():  # keep "So the answer is: 6,960." whole
+        return line.strip()
     match = _SENTENCE.match(line)
     return (match.group(1) if match else line).strip()
 
@@ -34,64 +44,81 @@ def read_answer(sentence: str) -> str | None:
     return answer or None
 
 
+def _new(sentence: str, earlier: list[str]) -> bool:
+    """Accept a sentence that is not empty and repeats no earlier one."""
+    normal = " ".join(sentence.lower().split()).strip(" .")
+    return bool(normal) and all(normal != " ".join(s.lower().split()).strip(" .") for s in earlier)
+
+
+def _adds_nothing(state: State, sentence: str, sentences: list[str]) -> bool:
+    """Return whether the last retrieval found nothing new and the sentence says nothing new."""
+    last = state.get("retrievals", 0) - 1
+    found_new = any(p["step"] == last for p in state.get("passages") or [])
+    said = content_tokens(" ".join([state["standalone_question"], *sentences]))
+    return bool(sentences) and not found_new and content_tokens(sentence) <= said
+
+
 def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Write one reasoning sentence; stop the loop when it says "answer is"."""
+    """Write one reasoning sentence; end the loop on an answer, no progress, or the cap."""
     context = runtime.context
     sentences = list(state.get("reasoning") or [])
     kept = [s for s in state.get("strips") or [] if s["kept"]]
-    prompt = (IRCOT_NEXT if sentences else IRCOT_FIRST).format(
+    prompt = IRCOT_STEP.format(
+        demos=IRCOT_DEMOS,
         passages=format_passages(kept),
         question=state["standalone_question"],
         sentences="\n".join(sentences),
     )
-    model = deps.generator_for(context)
     messages = [SystemMessage(IRCOT_SYSTEM), HumanMessage(prompt)]
-    sentence, problem = with_retries(
-        lambda: first_sentence(
-            text_of(
-                call_model(
-                    model,
-                    messages,
-                    max_tokens=min(context.max_answer_tokens, 64),
-                    name="ircot_step",
-                )
-            )
+    verdict = ask_judge(
+        runtime,
+        node="ircot_step",
+        judge="generator",
+        get=lambda: deps.generator_for(context),
+        call=lambda model: first_sentence(
+            text_of(call_model(model, messages, max_tokens=64, name="ircot_step"))
         ),
-        attempts=context.judge_attempts,
-        check=bool,
+        check=lambda sentence: _new(sentence, sentences),
+        used="no new sentence: answering from what was found",
     )
     step = state.get("ircot_steps", 0) + 1
-    events = []
-    if sentence is None:
-        events.append(
-            event(
-                runtime,
-                "fallback",
-                "ircot_step",
-                judge="generator",
-                problem=problem,
-                used="no sentence this step",
-            )
-        )
-        sentence = ""
+    sentence = verdict.value or ""
     answer = read_answer(sentence)
-    events.append(
-        event(runtime, "ircot_step", "ircot_step", step=step, sentence=sentence, answer=answer)
+    done = _why_done(state, sentence, sentences, answer, step, context.ircot_max_steps)
+    shown = IrcotStepEvent(
+        type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
-    updates: dict[str, Any] = {"ircot_steps": step, "ircot_answer": answer, "events": events}
+    events: list[Event] = [*verdict.events, emit(runtime, shown)]
+    if done and done.startswith("IRCoT reached"):
+        cap = CapReachedEvent(
+            type="cap_reached",
+            node="ircot_step",
+            cap="ircot_max_steps",
+            limit=context.ircot_max_steps,
+            reason=done,
+        )
+        events.append(emit(runtime, cap))
+    updates: dict[str, Any] = {
+        "ircot_steps": step,
+        "ircot_answer": answer,
+        "ircot_done": done,
+        "events": events,
+        "degraded": verdict.degraded,
+    }
     if sentence:
         updates |= {"reasoning": [*sentences, sentence], "search_query": sentence}
-    if answer is None and step >= context.ircot_max_steps:
-        reason = f"IRCoT reached its cap of {context.ircot_max_steps} steps without an answer"
-        updates["stop_reason"] = reason
-        events.append(
-            event(
-                runtime,
-                "cap_reached",
-                "ircot_step",
-                cap="ircot_max_steps",
-                limit=context.ircot_max_steps,
-                reason=reason,
-            )
-        )
     return updates
+
+
+def _why_done(
+    state: State, sentence: str, sentences: list[str], answer: str | None, step: int, cap: int
+) -> str | None:
+    if answer:
+        return "the reasoning reached an answer"
+    if not sentence:
+        return "no new fact: answering from what was found"
+    if _adds_nothing(state, sentence, sentences):
+        return "nothing new retrieved or said: answering from what was found"
+    if step >= cap:
+        return f"IRCoT reached its cap of {cap} steps; answering from what was found"
+    return None

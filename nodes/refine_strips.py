@@ -14,9 +14,9 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import StripsEvent, StripView, emit
 from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import judge_or_reason, label, valid_scores, with_retries
+from nodes._common import Verdict, ask_judge, label, valid_scores
 from nodes._guard import is_instruction, without_instructions
 
 __all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
@@ -40,7 +40,7 @@ def split_strips(
 
 def usable_passages(state: State) -> list[Passage]:
     """Return the passages refinement may use: web ones always, local ones unless Incorrect."""
-    drop_local = state.get("route") != "C" and state.get("crag_action") == "Incorrect"
+    drop_local = state.get("crag_action") == "Incorrect"
     return [p for p in state.get("passages") or [] if p["origin"] == "web" or not drop_local]
 
 
@@ -92,49 +92,44 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
     passages = usable_passages(state)
     old = list(state.get("strips") or [])
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
-    events = []
-    if new:
-        evaluator, missing = judge_or_reason(lambda: deps.evaluator_for(context))
-        question = state["standalone_question"]
-        scores, problem = (
-            with_retries(
-                lambda: [float(s) for s in evaluator.score(question, [s["text"] for s in new])],
-                attempts=context.judge_attempts,
-                check=lambda s: valid_scores(s, len(new)),
-            )
-            if evaluator is not None
-            else (None, missing)
+    question = state["standalone_question"]
+    verdict = (
+        ask_judge(
+            runtime,
+            node="refine_strips",
+            judge="evaluator",
+            get=lambda: deps.evaluator_for(context),
+            call=lambda evaluator: [
+                float(v) for v in evaluator.score(question, [s["text"] for s in new])
+            ],
+            check=lambda scores: valid_scores(scores, len(new)),
+            used="passage scores",
         )
-        if scores is None:  # keep each strip's passage score instead
-            events.append(
-                event(
-                    runtime,
-                    "fallback",
-                    "refine_strips",
-                    judge="evaluator",
-                    problem=problem,
-                    used="passage scores",
-                    **({"degraded": missing} if missing else {}),
-                )
-            )
-        else:
-            new = [{**s, "score": round(v, 4)} for s, v in zip(new, scores, strict=True)]
+        if new
+        else Verdict(None, [], [])
+    )
+    if verdict.value is not None:  # else each strip keeps its passage's score
+        new = [{**s, "score": round(v, 4)} for s, v in zip(new, verdict.value, strict=True)]
     strips = select_strips(
         [*old, *new],
         passages,
         threshold=context.crag_thresholds().strip,
         top_k=context.strips_top_k,
     )
-    kept = [s for s in strips if s["kept"]]
-    events.append(
-        event(
-            runtime,
-            "strips",
-            "refine_strips",
-            kept=len(kept),
-            dropped=len(strips) - len(kept),
-            mode=context.strip_mode,
-            strips=[{"from": label(s), "score": s["score"], "text": s["text"][:120]} for s in kept],
-        )
+    kept = sum(s["kept"] for s in strips)
+    shown = StripsEvent(
+        type="strips",
+        node="refine_strips",
+        kept=kept,
+        dropped=len(strips) - kept,
+        mode=context.strip_mode,
+        strips=[
+            StripView(label=label(s), score=s["score"], text=s["text"][:200], kept=s["kept"])
+            for s in strips
+        ],
     )
-    return {"strips": strips, "events": events}
+    return {
+        "strips": strips,
+        "events": [*verdict.events, emit(runtime, shown)],
+        "degraded": verdict.degraded,
+    }

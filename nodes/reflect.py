@@ -13,10 +13,18 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import (
+    CandidateView,
+    CapReachedEvent,
+    CritiqueEvent,
+    Event,
+    FallbackEvent,
+    RetryEvent,
+    emit,
+)
 from graphs.state import Candidate, State, Strip
 from models.judges import SupportLevel
-from nodes._common import with_retries
+from nodes._common import ask_judge
 
 __all__ = ["RETRY_STEPS", "rank_candidates", "reflect"]
 
@@ -50,39 +58,34 @@ def _support(
     question: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[dict[SupportLevel, float], list[dict[str, Any]]]:
-    context = runtime.context
-    checker = deps.support_for(context)
-    found, problem = with_retries(
-        lambda: checker.support(question, candidate["text"], [s["text"] for s in evidence]),
-        attempts=context.judge_attempts,
+) -> tuple[dict[SupportLevel, float], list[FallbackEvent]]:
+    verdict = ask_judge(
+        runtime,
+        node="reflect",
+        judge="support",
+        get=lambda: deps.support_for(runtime.context),
+        call=lambda checker: checker.support(
+            question, candidate["text"], [s["text"] for s in evidence]
+        ),
         check=_valid_support,
+        used="partial",
     )
-    if found is not None:
-        return found, []
-    fallback = event(
-        runtime, "fallback", "reflect", judge="support", problem=problem, used="partial"
-    )
-    return _NEUTRAL_SUPPORT, [fallback]
-
-
-def _valid_use(value: float) -> bool:
-    return 1 <= value <= 5
+    return verdict.value or _NEUTRAL_SUPPORT, verdict.events
 
 
 def _usefulness(
     candidate: Candidate, question: str, runtime: Runtime[Context], deps: Deps
-) -> tuple[float, list[dict[str, Any]]]:
-    judge = deps.usefulness_for(runtime.context)
-    use, problem = with_retries(
-        lambda: float(judge.usefulness(question, candidate["text"])),
-        attempts=runtime.context.judge_attempts,
-        check=_valid_use,
+) -> tuple[float, list[FallbackEvent]]:
+    verdict = ask_judge(
+        runtime,
+        node="reflect",
+        judge="usefulness",
+        get=lambda: deps.usefulness_for(runtime.context),
+        call=lambda judge: float(judge.usefulness(question, candidate["text"])),
+        check=lambda value: 1 <= value <= 5,
+        used="3",
     )
-    if use is not None:
-        return use, []
-    fallback = event(runtime, "fallback", "reflect", judge="usefulness", problem=problem, used=3.0)
-    return 3.0, [fallback]
+    return (3.0 if verdict.value is None else verdict.value), verdict.events
 
 
 def _critique(
@@ -91,9 +94,9 @@ def _critique(
     question: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[Candidate, list[dict[str, Any]]]:
+) -> tuple[Candidate, list[FallbackEvent]]:
     evidence = [strips[h] for h in candidate["strip_hashes"] if h in strips]
-    support, events = _NEUTRAL_SUPPORT, list[dict[str, Any]]()
+    support, events = _NEUTRAL_SUPPORT, list[FallbackEvent]()
     if evidence:  # without evidence (route A) support is not judged
         support, events = _support(candidate, evidence, question, runtime, deps)
     use, more = _usefulness(candidate, question, runtime, deps)
@@ -107,60 +110,55 @@ def _critique(
     return done, events + more
 
 
+def _view(candidate: Candidate) -> CandidateView:
+    return CandidateView(
+        text=candidate["text"],
+        score=candidate["score"],
+        is_rel=candidate["is_rel"],
+        is_sup=candidate["is_sup"],
+        support=candidate["support"],
+        is_use=candidate["is_use"],
+        logprob=candidate["logprob"],
+    )
+
+
 def reflect(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Critique and rank the candidates; ask for a retry when the best one is unsupported."""
+    """Critique and rank the candidates; decide whether to retry an unsupported best one."""
     context = runtime.context
     strips = {s["hash"]: s for s in state.get("strips") or []}
-    critiqued, events = [], []
+    critiqued, events = [], list[Event]()
     for candidate in state.get("candidates") or []:
         done, found = _critique(candidate, strips, state["standalone_question"], runtime, deps)
         critiqued.append(done)
         events += found
     ranked = rank_candidates(critiqued, context) if context.reflect else critiqued
-    events.append(
-        event(
-            runtime,
-            "critique",
-            "reflect",
-            weights=[context.w_rel, context.w_sup, context.w_use],
-            candidates=[
-                {
-                    k: c[k]
-                    for k in ("text", "score", "is_rel", "is_sup", "support", "is_use", "logprob")
-                }
-                for c in ranked
-            ],
-        )
+    weights = [context.w_rel, context.w_sup, context.w_use]
+    critique = CritiqueEvent(
+        type="critique", node="reflect", weights=weights, candidates=[_view(c) for c in ranked]
     )
-    updates: dict[str, Any] = {"candidates": ranked, "events": events, "retry_action": None}
-    unsupported = bool(ranked) and ranked[0]["support"] == "none"
-    if not (context.reflect and unsupported):
+    events.append(emit(runtime, critique))
+    updates: dict[str, Any] = {"candidates": ranked, "events": events, "retry": None}
+    if not (context.reflect and ranked and ranked[0]["support"] == "none"):
         return updates
     retries = state.get("retries", 0)
-    if (
-        retries < context.max_retries
-        and state.get("remaining_steps", RETRY_STEPS + 1) > RETRY_STEPS
-    ):
-        events.append(
-            event(
-                runtime,
-                "retry",
-                "reflect",
-                attempt=retries + 1,
-                action=context.retry_action,
-                why="best answer is unsupported",
-            )
+    room = state.get("remaining_steps", RETRY_STEPS + 1) > RETRY_STEPS
+    if retries < context.max_retries and room:
+        retry = RetryEvent(
+            type="retry",
+            node="reflect",
+            attempt=retries + 1,
+            action=context.retry_action,
+            why="the best answer is not supported by the evidence",
         )
-        return updates | {"retries": retries + 1, "retry_action": context.retry_action}
+        events.append(emit(runtime, retry))
+        return updates | {"retries": retries + 1, "retry": context.retry_action}
     reason = f"the answer is not supported by the evidence after {retries} retries (cap reached)"
-    events.append(
-        event(
-            runtime,
-            "cap_reached",
-            "reflect",
-            cap="max_retries",
-            limit=context.max_retries,
-            reason=reason,
-        )
+    cap = CapReachedEvent(
+        type="cap_reached",
+        node="reflect",
+        cap="max_retries",
+        limit=context.max_retries,
+        reason=reason,
     )
+    events.append(emit(runtime, cap))
     return updates | {"stop_reason": state.get("stop_reason") or reason}

@@ -1,20 +1,31 @@
-"""Node `rewrite_query`: CRAG's rewrite of the question into at most three search keywords."""
+"""Nodes `rewrite_query` and `rewrite_for_retrieval`: the question as at most three keywords.
+
+CRAG rewrites for the web; reflection's retry rewrites for the local index. Either way the
+keywords may use only the question's own words (checked), so no invented fact reaches a query.
+"""
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import RewriteEvent, emit
 from graphs.state import State
-from models.judges_heuristic import content_tokens
-from nodes._common import call_model, text_of, with_retries
+from models.text import content_tokens
+from nodes._common import ask_judge, call_model, text_of
 from prompts.rewrite import REWRITE_EXAMPLES, REWRITE_SYSTEM
 
-__all__ = ["MAX_KEYWORDS", "fallback_keywords", "parse_keywords", "rewrite_query"]
+__all__ = [
+    "MAX_KEYWORDS",
+    "fallback_keywords",
+    "parse_keywords",
+    "rewrite_for_retrieval",
+    "rewrite_query",
+    "within_question",
+]
 
 MAX_KEYWORDS = 3
 _MAX_WORDS_PER_KEYWORD = 5
@@ -41,9 +52,12 @@ def _messages(question: str) -> list[BaseMessage]:
     return [*messages, HumanMessage(question)]
 
 
-def _related(keywords: str | None, question: str) -> bool:
-    """Reject keywords that share no word with the question (e.g. a copied example)."""
-    return keywords is not None and bool(content_tokens(keywords) & content_tokens(question))
+def within_question(keywords: str | None, question: str) -> bool:
+    """Accept keywords made only of the question's own words (no invented facts)."""
+    if not keywords:
+        return False
+    words = content_tokens(keywords)
+    return bool(words) and words <= content_tokens(question)
 
 
 def parse_keywords(reply: str) -> str | None:
@@ -59,41 +73,42 @@ def parse_keywords(reply: str) -> str | None:
     return ", ".join(words) or None
 
 
-def rewrite_query(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Write keywords for the web search, or for a new retrieval when reflection asked for one."""
-    context = runtime.context
+def _rewrite(
+    state: State, runtime: Runtime[Context], deps: Deps, purpose: Literal["web", "retrieve"]
+) -> dict[str, Any]:
     question = state["standalone_question"]
-    purpose = "retrieve" if state.get("retry_action") == "rewrite" else "web"
-    model = deps.rewriter_for(context)
-    keywords, problem = with_retries(
-        lambda: parse_keywords(
+    verdict = ask_judge(
+        runtime,
+        node="rewrite_query",
+        judge="rewriter",
+        get=lambda: deps.rewriter_for(runtime.context),
+        call=lambda model: parse_keywords(
             text_of(
                 call_model(
                     model, _messages(question), max_tokens=24, name="rewrite_query", stop=["\n\n"]
                 )
             )
         ),
-        attempts=context.judge_attempts,
-        check=lambda k: _related(k, question),
+        check=lambda keywords: within_question(keywords, question),
+        used="the question's own keywords",
     )
-    events = []
-    if keywords is None:
-        keywords = fallback_keywords(question)
-        events.append(
-            event(
-                runtime,
-                "fallback",
-                "rewrite_query",
-                judge="rewriter",
-                problem=problem,
-                used=keywords,
-            )
-        )
-    query = keywords
-    events.append(event(runtime, "rewrite", "rewrite_query", query=query, purpose=purpose))
+    query = verdict.value or fallback_keywords(question)
+    note = None if verdict.value else "kept the question's own keywords"
+    shown = RewriteEvent(
+        type="rewrite", node="rewrite_query", query=query, purpose=purpose, note=note
+    )
     return {
         "search_query": query,
-        "rewrite_purpose": purpose,
-        "retry_action": None,
-        "events": events,
+        "events": [*verdict.events, emit(runtime, shown)],
+        "degraded": verdict.degraded,
     }
+
+
+def rewrite_query(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Write keywords for CRAG's web search."""
+    return _rewrite(state, runtime, deps, "web")
+
+
+def rewrite_for_retrieval(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+    """Write keywords for another local retrieval, as reflection asked."""
+    return _rewrite(state, runtime, deps, "retrieve")

@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import event
+from graphs.events import WebResultsEvent, emit
 from graphs.state import Passage, State
 from nodes._degrade import retry_or_degrade
 from nodes.retrieve import to_passage
@@ -42,17 +42,17 @@ def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
             backend, found = context.web_backend, []
             degraded = retry_or_degrade(runtime, error, "web search")
     passages: list[Passage] = [to_passage(d, query=query, step=step) for d in found]
-    for passage in passages:  # graded during refinement, strip by strip
-        passage["score"] = 0.0
-    events = [
-        event(
-            runtime,
-            "web_results",
-            "web_search",
-            query=query,
-            backend=backend,
-            degraded=degraded,
-            results=[{"title": p["title"], "url": p["url"]} for p in passages],
-        )
-    ]
-    return {"passages": passages, "web_searched": True, "events": events}
+    shown = WebResultsEvent(
+        type="web_results",
+        node="web_search",
+        query=query,
+        backend=backend,
+        degraded=degraded,
+        results=[{"title": p["title"], "url": p["url"]} for p in passages],
+    )
+    return {
+        "passages": passages,
+        "web_searched": True,
+        "events": [emit(runtime, shown)],
+        "degraded": [degraded] if degraded and backend != "none" else [],
+    }

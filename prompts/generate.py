@@ -4,17 +4,21 @@ from prompts.framing import DATA_RULE
 
 __all__ = [
     "ANSWER_SYSTEM",
-    "CLOSED_BOOK_SYSTEM",
-    "ANSWER_WITH_KNOWLEDGE",
     "ANSWER_WITHOUT_KNOWLEDGE",
+    "ANSWER_WITH_KNOWLEDGE",
+    "CLOSED_BOOK_SYSTEM",
+    "NOT_FOUND",
     "REASONING_BLOCK",
-    "SHORT_ANSWER_RULE",
     "SENTENCE_ANSWER_RULE",
+    "SHORT_ANSWER_RULE",
 ]
 
+NOT_FOUND = "NOT FOUND"
+"""What the reader writes when the passages do not hold the answer."""
+
 ANSWER_SYSTEM = (
-    f"You answer questions briefly and factually. {DATA_RULE} "
-    "If the passages do not contain the answer, say so."
+    f"You answer questions briefly and factually from reference passages. {DATA_RULE} "
+    f"If the passages do not contain the answer, reply {NOT_FOUND}."
 )
 
 CLOSED_BOOK_SYSTEM = "You answer questions briefly and factually."
@@ -34,6 +38,7 @@ Answer:"""
 REASONING_BLOCK = """<reasoning>
 {sentences}
 </reasoning>
+Use this reasoning chain: it was worked out step by step from the passages.
 """
 
 ANSWER_WITHOUT_KNOWLEDGE = """{rule}
