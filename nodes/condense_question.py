@@ -41,7 +41,7 @@ def _asked(state: State) -> tuple[object, list[AnyMessage]]:
     messages = list(state.get("messages") or [])
     if messages and isinstance(messages[-1], HumanMessage):
         return messages[-1].content, messages[:-1]
-    if state.get("question"):
+    if state.get("question") is not None:  # "" is a question, and rejected as empty
         return state["question"], messages
     raise InvalidQuestionError("no question: send `question` or end `messages` with a human turn")
 

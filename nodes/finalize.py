@@ -89,8 +89,9 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         text, evidence = NOT_IN_DOCUMENTS, []
     citations = cite(text, evidence, question=state.get("standalone_question", ""))
     notes = _notes(state, abstained=abstained, guess=guess)
-    streamed = next((c["message_id"] for c in candidates if c.get("message_id")), None)
-    revised = streamed is not None and (abstained or best is None or best["message_id"] != streamed)
+    live = next((c for c in candidates if c.get("message_id")), None)
+    streamed = live["message_id"] if live else None
+    revised = live is not None and (abstained or live["text"] != text)
     shown = AnswerEvent(
         type="answer",
         node="finalize",

@@ -8,7 +8,7 @@ nothing new said), or at the step cap.
 import re
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
@@ -21,7 +21,8 @@ from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
 __all__ = ["first_sentence", "ircot_step", "read_answer"]
 
-_SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)")
+_SENTENCE = re.compile(r"^(.+?(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))[.!?])(\s|$)")
+"""A sentence ends at . ! or ?, but not after an initial ("Michael C. Hall") or abbreviation."""
 
 
 def first_sentence(reply: str) -> str:
@@ -44,10 +45,14 @@ def read_answer(sentence: str) -> str | None:
     return answer or None
 
 
-def _new(sentence: str, earlier: list[str]) -> bool:
-    """Accept a sentence that is not empty and repeats no earlier one."""
+def _new(sentence: str, earlier: list[str], question: str) -> bool:
+    """Accept a statement that repeats neither an earlier sentence nor the question."""
     normal = " ".join(sentence.lower().split()).strip(" .")
-    return bool(normal) and all(normal != " ".join(s.lower().split()).strip(" .") for s in earlier)
+    if not normal or sentence.rstrip().endswith("?"):
+        return False
+    if read_answer(sentence) is None and content_tokens(sentence) <= content_tokens(question):
+        return False
+    return all(normal != " ".join(s.lower().split()).strip(" .") for s in earlier)
 
 
 def _adds_nothing(state: State, sentence: str, sentences: list[str]) -> bool:
@@ -64,12 +69,14 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
     sentences = list(state.get("reasoning") or [])
     kept = [s for s in state.get("strips") or [] if s["kept"]]
     prompt = IRCOT_STEP.format(
-        demos=IRCOT_DEMOS,
         passages=format_passages(kept),
         question=state["standalone_question"],
-        sentences="\n".join(sentences),
+        sentences="\n".join(sentences) or "(none)",
     )
-    messages = [SystemMessage(IRCOT_SYSTEM), HumanMessage(prompt)]
+    messages: list[BaseMessage] = [SystemMessage(IRCOT_SYSTEM)]
+    for demo, reply in IRCOT_DEMOS:
+        messages += [HumanMessage(demo), AIMessage(reply)]
+    messages.append(HumanMessage(prompt))
     verdict = ask_judge(
         runtime,
         node="ircot_step",
@@ -78,7 +85,7 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
         call=lambda model: first_sentence(
             text_of(call_model(model, messages, max_tokens=64, name="ircot_step"))
         ),
-        check=lambda sentence: _new(sentence, sentences),
+        check=lambda sentence: _new(sentence, sentences, state["standalone_question"]),
         used="no new sentence: answering from what was found",
     )
     step = state.get("ircot_steps", 0) + 1

@@ -56,8 +56,9 @@ def within_question(keywords: str | None, question: str) -> bool:
     """Accept keywords made only of the question's own words (no invented facts)."""
     if not keywords:
         return False
-    words = content_tokens(keywords)
-    return bool(words) and words <= content_tokens(question)
+    allowed = {word[:5] for word in content_tokens(question)}  # "creator" may stand for "created"
+    words = {word[:5] for word in content_tokens(keywords)}
+    return bool(words) and words <= allowed
 
 
 def parse_keywords(reply: str) -> str | None:
