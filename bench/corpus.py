@@ -6,6 +6,10 @@ question's passages. The offline "web" corpus holds every gold passage (also the
 from the local index) and any per-question web knowledge, so CRAG's web search can still
 reach what the local index lost. Each corpus is indexed once into a home directory named by a
 hash of its contents and reused by later runs.
+
+A QA file that ships its documents (`bench.data.documents_root`) contributes no passages: its
+documents folder is ingested whole into the local index, exactly as `acrag ingest FOLDER`
+would, and nothing of it goes to the web corpus, so CRAG's web search finds nothing extra.
 """
 
 import hashlib
@@ -36,7 +40,7 @@ _READY = "ready.json"
 _VERSION = "bench-corpus-v1"
 
 IngestFn = Callable[[Path, Path, str], None]
-"""Index one JSONL file into a collection: (jsonl path, home, collection)."""
+"""Index one JSONL file or documents folder into a collection: (path, home, collection)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ class Corpus:
     web: tuple[BenchPassage, ...]
     dropped: int = 0
     """Gold passages removed from the local index."""
+    documents: tuple[Path, ...] = ()
+    """Folders ingested whole into the local index, beside the passages."""
 
     def digest(self) -> str:
         """Return a hash of the contents, which names the cached index."""
@@ -55,7 +61,15 @@ class Corpus:
             sha.update(name.encode())
             for passage in passages:
                 sha.update(json.dumps(passage.key).encode("utf-8"))
+        for root in self.documents:
+            for file in _files(root):
+                sha.update(file.relative_to(root).as_posix().encode("utf-8"))
+                sha.update(hashlib.sha256(file.read_bytes()).digest())
         return sha.hexdigest()[:16]
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file())
 
 
 def dedupe(passages: Iterable[BenchPassage]) -> list[BenchPassage]:
@@ -109,12 +123,20 @@ def build_corpus(
     drop_share: float = 0.0,
     seed: int = 0,
 ) -> Corpus:
-    """Build the local and web corpora, dropping `drop_share` of the gold from the local one."""
-    every = dedupe([p for q in questions for p in q.passages] + list(extra))
+    """Build the local and web corpora, dropping `drop_share` of the gold from the local one.
+
+    Questions whose file ships documents add their documents folder instead of passages;
+    gold dropping applies to passages only.
+    """
+    documents = tuple(sorted({q.documents for q in questions if q.documents is not None}))
+    own = [q for q in questions if q.documents is None]
+    every = dedupe([p for q in own for p in q.passages] + list(extra))
     dropped = gold_to_drop(every, drop_share, seed=seed)
     local = tuple(p for p in every if p.key not in dropped)
-    web = dedupe([p for p in every if p.gold] + [w for q in questions for w in web_passages(q)])
-    return Corpus(local, tuple(web), len(dropped))
+    web = dedupe([p for p in every if p.gold] + [w for q in own for w in web_passages(q)])
+    if documents and drop_share:
+        logger.warning("--drop-gold leaves shipped documents whole: %s", documents)
+    return Corpus(local, tuple(web), len(dropped), documents)
 
 
 def _write_jsonl(path: Path, passages: Sequence[BenchPassage]) -> None:
@@ -123,11 +145,13 @@ def _write_jsonl(path: Path, passages: Sequence[BenchPassage]) -> None:
             out.write(json.dumps({"title": passage.title, "text": passage.text}) + "\n")
 
 
-def _store_ingest(jsonl: Path, home: Path, collection: str) -> None:
+def _store_ingest(path: Path, home: Path, collection: str) -> None:
     from stores.ingest import ingest
 
-    report = ingest([jsonl], home=home, collection=collection, progress=True)
-    logger.info("indexed %s into %s: %s", jsonl.name, collection, report.summary())
+    report = ingest([path], home=home, collection=collection, progress=True)
+    for skipped, reason in report.skipped:
+        logger.warning("not indexed: %s (%s)", skipped, reason)
+    logger.info("indexed %s into %s: %s", path.name, collection, report.summary())
 
 
 def prepare_home(corpus: Corpus, root: Path, *, ingest: IngestFn | None = None) -> Path:
@@ -150,9 +174,8 @@ def prepare_home(corpus: Corpus, root: Path, *, ingest: IngestFn | None = None) 
         if passages:
             _write_jsonl(home / name, passages)
             index(home / name, home, collection)
-    marker.write_text(
-        json.dumps(
-            {"local": len(corpus.local), "web": len(corpus.web), "dropped_gold": corpus.dropped}
-        )
-    )
+    for root in corpus.documents:
+        index(root, home, LOCAL_COLLECTION)  # a folder, ingested as `acrag ingest` does
+    info = {"local": len(corpus.local), "web": len(corpus.web), "dropped_gold": corpus.dropped}
+    marker.write_text(json.dumps({**info, "documents": [str(p) for p in corpus.documents]}))
     return home

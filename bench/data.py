@@ -4,6 +4,10 @@ Schema (one object per line): `id`, `dataset`, `hop`, `question`, `answers`, `pa
 (`title`, `text`, `is_supporting`) and an optional `meta`. Nothing here depends on a dataset's
 name: gold passages are those marked `is_supporting`, and web knowledge comes from
 `meta.crag_web_search_knowledge` wherever a file provides it (PopQA in the CRAG setting).
+
+A file may ship its own documents: a manifest `dataset.json` beside it, `{"documents":
+"docs"}`, names the folder (relative to the manifest) that a benchmark run ingests whole,
+as a user would, instead of indexing the questions' passages (see `bench/corpus.py`).
 """
 
 import json
@@ -14,8 +18,16 @@ from typing import Any
 
 from models.errors import UserError
 
-__all__ = ["BenchPassage", "Question", "load_questions", "web_passages"]
+__all__ = [
+    "MANIFEST",
+    "BenchPassage",
+    "Question",
+    "documents_root",
+    "load_questions",
+    "web_passages",
+]
 
+MANIFEST = "dataset.json"
 WEB_KNOWLEDGE_KEY = "crag_web_search_knowledge"
 _PIECE_SEPARATOR = " ; "
 
@@ -46,9 +58,34 @@ class Question:
     answers: tuple[str, ...]
     passages: tuple[BenchPassage, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    documents: Path | None = field(default=None, compare=False, hash=False)
+    """The folder of documents the file ships (its index is built from them), if any."""
 
 
-def _question(record: dict[str, Any], source: Path, line: int) -> Question:
+def documents_root(path: Path) -> Path | None:
+    """Return the documents folder a QA file's manifest names, or None without a manifest.
+
+    Raises:
+        UserError: The manifest is not JSON or names a folder that does not exist.
+    """
+    manifest = path.parent / MANIFEST
+    if not manifest.is_file():
+        return None
+    try:
+        folder = json.loads(manifest.read_text(encoding="utf-8")).get("documents")
+    except (json.JSONDecodeError, AttributeError) as error:
+        raise UserError(f"{manifest}: not a JSON object with a 'documents' folder") from error
+    if not folder:
+        return None
+    root = (manifest.parent / str(folder)).resolve()
+    if not root.is_dir():
+        raise UserError(f"{manifest}: no documents folder {root}")
+    return root
+
+
+def _question(
+    record: dict[str, Any], source: Path, line: int, documents: Path | None = None
+) -> Question:
     try:
         passages = tuple(
             BenchPassage(str(p["title"]), str(p["text"]), p.get("is_supporting") is True)
@@ -62,6 +99,7 @@ def _question(record: dict[str, Any], source: Path, line: int) -> Question:
             answers=tuple(str(a) for a in record["answers"]),
             passages=passages,
             meta=dict(record.get("meta") or {}),
+            documents=documents,
         )
     except (KeyError, TypeError) as error:
         raise UserError(f"{source}:{line}: not in the QA schema ({error!r})") from error
@@ -77,7 +115,7 @@ def load_questions(paths: Sequence[Path], *, limit: int | None = None) -> list[Q
     for path in paths:
         if not path.is_file():
             raise UserError(f"no such data file: {path}")
-        taken = 0
+        taken, documents = 0, documents_root(path)
         with path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, start=1):
                 if limit is not None and taken >= limit:
@@ -88,7 +126,7 @@ def load_questions(paths: Sequence[Path], *, limit: int | None = None) -> list[Q
                     record = json.loads(line)
                 except json.JSONDecodeError as error:
                     raise UserError(f"{path}:{number}: invalid JSON ({error.msg})") from error
-                questions.append(_question(record, path, number))
+                questions.append(_question(record, path, number, documents))
                 taken += 1
     return questions
 

@@ -4,19 +4,29 @@ Each metric takes the best over the gold answer aliases. Yes/no questions get on
 when a gold answer is "yes" or "no", a prediction that opens with "yes" or "no" ("Yes, both
 were born in Ohio.") is scored as that word alone, so a correct verdict with an explanation
 is not counted wrong, and "no" is never found inside "not" or "know".
+
+Unanswerable questions (no gold answers) are scored by abstention instead: the run is right
+when the graph said the documents do not answer it. Over a set that mixes both kinds, EM /
+F1 / Acc are taken over the answerable questions only, and two rates describe abstention:
+how often it abstains on unanswerable questions (higher is better) and on answerable ones
+(the false-abstention rate, lower is better).
 """
 
 import re
 import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "AbstentionRates",
     "Scores",
+    "abstention_rates",
     "accuracy",
     "exact_match",
+    "is_answerable",
     "normalize_answer",
+    "question_correct",
     "score_prediction",
     "token_f1",
 ]
@@ -93,4 +103,45 @@ def score_prediction(prediction: str, answers: Sequence[str]) -> Scores:
         em=max(exact_match(prediction, a) for a in answers),
         f1=max(token_f1(prediction, a) for a in answers),
         acc=max(accuracy(prediction, a) for a in answers),
+    )
+
+
+@dataclass(frozen=True)
+class AbstentionRates:
+    """How often a strategy abstained, on each kind of question."""
+
+    unanswerable: int
+    """Unanswerable questions seen."""
+    answerable: int
+    """Answerable questions seen."""
+    abstention: float | None
+    """Share of unanswerable questions it abstained on (None without any)."""
+    false_abstention: float | None
+    """Share of answerable questions it abstained on (None without any)."""
+
+
+def is_answerable(answers: Sequence[str]) -> bool:
+    """Tell whether a question has gold answers (unanswerable ones have none)."""
+    return any(a.strip() for a in answers)
+
+
+def question_correct(answers: Sequence[str], *, acc: float, abstained: bool) -> float:
+    """Return 1.0 for a right outcome: abstention when unanswerable, else the answer's Acc."""
+    if not is_answerable(answers):
+        return float(abstained)
+    return acc
+
+
+def _share(flags: Sequence[bool]) -> float | None:
+    return sum(flags) / len(flags) if flags else None
+
+
+def abstention_rates(outcomes: Iterable[tuple[Sequence[str], bool]]) -> AbstentionRates:
+    """Return the abstention rates of (gold answers, abstained) pairs."""
+    unanswerable: list[bool] = []
+    answerable: list[bool] = []
+    for answers, abstained in outcomes:
+        (answerable if is_answerable(answers) else unanswerable).append(bool(abstained))
+    return AbstentionRates(
+        len(unanswerable), len(answerable), _share(unanswerable), _share(answerable)
     )

@@ -3,18 +3,23 @@
 The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 / Acc, steps
 (retrieval calls per question, web searches included), seconds per question and time relative
 to single-step, per dataset and on average over datasets (each dataset weighs the same).
+EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
+scored by abstention in their own table.
 """
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bench.metrics import abstention_rates, is_answerable, question_correct
 from bench.records import Record
 from bench.strategies import DESCRIPTIONS
 
 __all__ = [
     "AVERAGE",
     "Summary",
+    "abstained",
+    "abstention_table",
     "crag_mix",
     "markdown_report",
     "robustness_table",
@@ -55,14 +60,20 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def abstained(record: Record) -> bool:
+    """Tell whether the graph abstained on this record's question (False when unknown)."""
+    return bool(getattr(record, "abstained", False))
+
+
 def _summary(dataset: str, strategy: str, records: Sequence[Record]) -> Summary:
+    scored = [r for r in records if is_answerable(r.answers)]
     return Summary(
         dataset,
         strategy,
         len(records),
-        em=_mean([r.em for r in records]),
-        f1=_mean([r.f1 for r in records]),
-        acc=_mean([r.acc for r in records]),
+        em=_mean([r.em for r in scored]),
+        f1=_mean([r.f1 for r in scored]),
+        acc=_mean([r.acc for r in scored]),
         steps=_mean([r.retrieval_calls for r in records]),
         llm_calls=_mean([r.llm_calls for r in records]),
         tokens=_mean([r.prompt_tokens + r.generated_tokens for r in records]),
@@ -157,6 +168,38 @@ def crag_mix(records: Sequence[Record]) -> str:
     return _mix_table(corrected, "crag_action", ("Correct", "Ambiguous", "Incorrect"))
 
 
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}"
+
+
+def abstention_table(records: Sequence[Record]) -> str:
+    """Return abstention per dataset and strategy, when a run has unanswerable questions.
+
+    Columns: abstention rate on unanswerable questions, false-abstention rate on answerable
+    ones, and Acc over all questions with an unanswerable one right when abstained.
+    """
+    if all(is_answerable(r.answers) for r in records):
+        return ""
+    groups: dict[tuple[str, str], list[Record]] = {}
+    for r in records:
+        name = f"{r.strategy} (drop {r.drop_gold:.0%})" if r.drop_gold else r.strategy
+        groups.setdefault((r.dataset, name), []).append(r)
+    lines = [
+        "| dataset | strategy | unanswerable | abstained (%) | answerable | "
+        "false abstention (%) | Acc, all questions |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for (dataset, strategy), chosen in sorted(groups.items()):
+        rates = abstention_rates((r.answers, abstained(r)) for r in chosen)
+        right = [question_correct(r.answers, acc=r.acc, abstained=abstained(r)) for r in chosen]
+        lines.append(
+            f"| {dataset} | {strategy} | {rates.unanswerable} | {_percent(rates.abstention)} | "
+            f"{rates.answerable} | {_percent(rates.false_abstention)} | "
+            f"{100 * _mean(right):.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def robustness_table(records: Sequence[Record]) -> str:
     """Return Acc (and F1) per strategy against the share of gold dropped (all datasets)."""
     shares = sorted({r.drop_gold for r in records})
@@ -169,7 +212,11 @@ def robustness_table(records: Sequence[Record]) -> str:
     for strategy in _ordered(r.strategy for r in records):
         cells = []
         for share in shares:
-            chosen = [r for r in records if r.strategy == strategy and r.drop_gold == share]
+            chosen = [
+                r
+                for r in records
+                if r.strategy == strategy and r.drop_gold == share and is_answerable(r.answers)
+            ]
             acc, f1 = _mean([r.acc for r in chosen]), _mean([r.f1 for r in chosen])
             cells.append(f"{100 * acc:.1f} (F1 {100 * f1:.1f}, n={len(chosen)})" if chosen else "-")
         lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
@@ -195,6 +242,7 @@ def markdown_report(records: Sequence[Record], *, title: str = "Benchmark result
     for heading, table in (
         ("Route mix", route_mix(records)),
         ("CRAG actions", crag_mix(records)),
+        ("Abstention (unanswerable questions)", abstention_table(records)),
         ("Robustness: Acc vs share of gold dropped", robustness_table(records)),
         ("Targets (from the issue; reported, not asserted)", targets_table(records)),
     ):

@@ -1,6 +1,15 @@
 import pytest
 
-from bench.metrics import accuracy, exact_match, normalize_answer, score_prediction, token_f1
+from bench.metrics import (
+    abstention_rates,
+    accuracy,
+    exact_match,
+    is_answerable,
+    normalize_answer,
+    question_correct,
+    score_prediction,
+    token_f1,
+)
 
 
 @pytest.mark.parametrize(
@@ -67,3 +76,19 @@ def test_yes_prediction_against_entity_gold_scores_zero():
 
 def test_no_answers_scores_zero():
     assert score_prediction("Paris", []) == score_prediction("", ["x"])
+
+
+def test_unanswerable_is_right_only_when_abstained():
+    assert not is_answerable([]) and not is_answerable([" "]) and is_answerable(["a"])
+    assert question_correct([], acc=0.0, abstained=True) == 1.0
+    assert question_correct([], acc=0.0, abstained=False) == 0.0
+    assert question_correct(["Paris"], acc=1.0, abstained=False) == 1.0
+    assert question_correct(["Paris"], acc=0.0, abstained=True) == 0.0
+
+
+def test_abstention_rates_per_kind():
+    rates = abstention_rates([([], True), ([], False), ([], True), (["a"], True), (["b"], False)])
+    assert (rates.unanswerable, rates.answerable) == (3, 2)
+    assert rates.abstention == pytest.approx(2 / 3)
+    assert rates.false_abstention == 0.5
+    assert abstention_rates([(["a"], False)]).abstention is None

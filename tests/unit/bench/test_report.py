@@ -1,6 +1,7 @@
 from bench.outputs import load_results, write_reports
 from bench.records import Record
 from bench.report import (
+    abstention_table,
     crag_mix,
     markdown_report,
     robustness_table,
@@ -98,3 +99,36 @@ def test_robustness_pictures_with_several_shares(tmp_path):
     assert "| single | 100.0 (F1 100.0, n=1) | 0.0 (F1 0.0, n=1) |" in (
         (tmp_path / "results.md").read_text()
     )
+
+
+def abstaining(strategy, qid, *, answers, acc, abstained):
+    record = rec("usrdoc", strategy, f1=acc, seconds=1.0, qid=qid)
+    record.answers = answers
+    if abstained:  # the field the runner adds; read through getattr until it exists
+        object.__setattr__(record, "abstained", True)
+    return record
+
+
+ABSTAINING = [
+    abstaining("single", "1", answers=["a"], acc=1.0, abstained=False),
+    abstaining("single", "2", answers=["a"], acc=0.0, abstained=True),
+    abstaining("single", "3", answers=[], acc=0.0, abstained=True),
+    abstaining("single", "4", answers=[], acc=0.0, abstained=False),
+    abstaining("crag", "1", answers=["a"], acc=1.0, abstained=False),
+    abstaining("crag", "3", answers=[], acc=0.0, abstained=True),
+]
+
+
+def test_scores_are_over_answerable_questions_only():
+    rows = {(r.dataset, r.strategy): r for r in summarize(ABSTAINING)}
+    single = rows[("usrdoc", "single")]
+    assert single.n == 4 and single.acc == 0.5 and single.em == 0.5
+    assert rows[("usrdoc", "crag")].acc == 1.0
+
+
+def test_abstention_table_per_strategy():
+    table = abstention_table(ABSTAINING)
+    assert "| usrdoc | single | 2 | 50.0 | 2 | 50.0 | 50.0 |" in table
+    assert "| usrdoc | crag | 1 | 100.0 | 1 | 0.0 | 100.0 |" in table
+    assert abstention_table(RECORDS) == ""  # no unanswerable questions: no table
+    assert "## Abstention" in markdown_report(ABSTAINING)

@@ -1,0 +1,1 @@
+"""Question sets that ship with the repository (see docs/benchmark.md)."""

@@ -1,0 +1,154 @@
+"""The multi-turn set: conversations whose follow-ups lean on earlier turns.
+
+`bench/datasets/multiturn.jsonl` holds one conversation per line:
+
+```
+{"id": "mt-001", "corpus": "sample" | "usrdoc",
+ "turns": [{"turn": str,            # what the user typed ("Where was she born?")
+            "standalone": str,      # the question it means on its own
+            "answers": [str, ...]}, # gold answers, any alias counts
+           ...]}                    # 2-3 turns; the first turn is already standalone
+```
+
+`corpus` names what the conversation is answered from: `sample` is the sample corpus
+(`app/sample_corpus/local/passages.jsonl`), `usrdoc` the documents of the documents benchmark
+(`bench/datasets/usrdoc/docs/`).
+
+A rewrite is judged correct by a deterministic check against the expected standalone
+question (`rewrite_correct`): it must read as a question (ends with "?" or opens with a
+question word), and every content word of the expected question that the user did not type
+in this turn (the words the rewrite had to bring back from the conversation, e.g. "Judith
+Keppel" for "When was she born?") must occur in it. Content words are lower-cased tokens
+that are not stop words, without a possessive "'s", compared by a crude stem (a plural "s"
+dropped, then the first six letters), so "allocated" matches "allocates".
+"""
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from models.errors import UserError
+
+__all__ = [
+    "CORPORA",
+    "MULTITURN_FILE",
+    "Conversation",
+    "Turn",
+    "content_words",
+    "is_question",
+    "load_conversations",
+    "missing_words",
+    "rewrite_correct",
+]
+
+_ROOT = Path(__file__).resolve().parents[2]
+MULTITURN_FILE = _ROOT / "bench" / "datasets" / "multiturn.jsonl"
+CORPORA = {
+    "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
+    "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
+}
+"""Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
+
+_TOKEN = re.compile(r"[\w][\w.'’+/*=-]*[\w*]|\w", re.UNICODE)
+_STOP = frozenset(
+    """a an the of in on at to for from by with and or is are was were be been being do does
+    did has have had what which who whom whose when where why how it its it's he she they
+    them his her their him this that these those there and as into than then also any can
+    could should would will shall may might must not no yes i you we me my your our us
+    about after before again over under up down out off more most other some such only own
+    same so too very just one ones""".split()
+)
+_QUESTION_WORDS = frozenset(
+    "what which who whom whose when where why how is are was were do does did can could "
+    "should would will has have had in on at for from by to list name tell give".split()
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One user turn: as typed, as meant standalone, and its gold answers."""
+
+    turn: str
+    standalone: str
+    answers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A conversation of 2-3 turns over one corpus."""
+
+    id: str
+    corpus: str
+    turns: tuple[Turn, ...]
+
+
+def _stem(word: str) -> str:
+    """Return a crude stem: plural "s" dropped, then at most six letters (alphabetic words)."""
+    if not word.isalpha():
+        return word
+    return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:6]
+
+
+def content_words(text: str) -> set[str]:
+    """Return the stems of the content words of `text` (lower-cased, stop words left out)."""
+    words = set()
+    for token in _TOKEN.findall(text.lower().replace("’", "'")):
+        token = token.rstrip(".")
+        token = token[:-2] if token.endswith("'s") else token
+        if token and token not in _STOP:
+            words.add(_stem(token))
+    return words
+
+
+def is_question(text: str) -> bool:
+    """Tell whether `text` reads as a question: ends with "?" or opens with a question word."""
+    stripped = text.strip()
+    first = stripped.split(maxsplit=1)[0].lower() if stripped else ""
+    return stripped.endswith("?") or first in _QUESTION_WORDS
+
+
+def missing_words(expected: str, turn: str) -> set[str]:
+    """Return the expected question's content words that the typed turn lacks."""
+    return content_words(expected) - content_words(turn)
+
+
+def rewrite_correct(rewrite: str, *, expected: str, turn: str) -> bool:
+    """Judge a standalone rewrite of `turn` against the expected standalone question."""
+    if not is_question(rewrite):
+        return False
+    return missing_words(expected, turn) <= content_words(rewrite)
+
+
+def _conversation(record: dict[str, object], where: str) -> Conversation:
+    try:
+        turns = tuple(
+            Turn(str(t["turn"]), str(t.get("standalone") or t["turn"]), tuple(t["answers"]))
+            for t in record["turns"]  # type: ignore[attr-defined]
+        )
+        conversation = Conversation(str(record["id"]), str(record["corpus"]), turns)
+    except (KeyError, TypeError) as error:
+        raise UserError(f"{where}: not a conversation ({error!r})") from error
+    if conversation.corpus not in CORPORA:
+        raise UserError(f"{where}: unknown corpus {conversation.corpus!r}")
+    return conversation
+
+
+def load_conversations(
+    path: Path = MULTITURN_FILE,
+    *,
+    corpora: Sequence[str] | None = None,
+    limit: int | None = None,
+) -> list[Conversation]:
+    """Read conversations, keeping those over `corpora` (all when None), the first `limit`."""
+    if not path.is_file():
+        raise UserError(f"no such conversations file: {path}")
+    found: list[Conversation] = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                conversation = _conversation(json.loads(line), f"{path}:{number}")
+                if corpora is None or conversation.corpus in corpora:
+                    found.append(conversation)
+    return found[:limit] if limit is not None else found
