@@ -71,7 +71,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="skip Self-RAG critique and retries",
     )
     parser.add_argument("--thread", help="continue a conversation thread (stored in the home)")
-    parser.set_defaults(handler=run)
+    # The handler closes the graph's stores before it returns: skip the slow interpreter teardown.
+    parser.set_defaults(handler=run, fast_exit=True)
 
 
 def _events(

@@ -29,7 +29,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         type=Path,
         required=True,
         metavar="FILE",
-        help="QA files in the shared JSONL schema",
+        help="QA files in the shared JSONL schema (a dataset.json beside a file may ship "
+        "documents, which are then indexed whole)",
     )
     parser.add_argument(
         "--strategies",
@@ -38,7 +39,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "also: acrag, the full graph)",
     )
     parser.add_argument("--limit", type=int, help="questions per file (default: all)")
-    parser.add_argument("--model", default="local", help="chat model spec for every role")
+    parser.add_argument(
+        "--model", default="local", help="chat model spec for every role (default: local)"
+    )
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(
         "--extra-corpus",

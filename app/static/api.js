@@ -5,6 +5,7 @@ export const ASSISTANT_ID = "acrag";
 export const STREAM_MODES = ["updates", "custom", "messages-tuple"];
 
 export class AuthError extends Error {}
+export class BusyError extends Error {}
 
 export class Api {
   constructor(base = "") {
@@ -32,6 +33,7 @@ export class Api {
       signal,
     });
     if (response.status === 401 || response.status === 403) throw new AuthError("token needed");
+    if (response.status === 409) throw new BusyError("the thread is busy with another run");
     if (!response.ok) {
       const text = await response.text();
       throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
@@ -55,12 +57,41 @@ export class Api {
     return this.json("GET", `/threads/${encodeURIComponent(threadId)}/state`);
   }
 
+  // Every turn's final state, newest first (older servers: every checkpoint; the page sorts it out).
+  getHistory(threadId, limit = 500) {
+    return this.json("POST", `/threads/${encodeURIComponent(threadId)}/history`, { limit });
+  }
+
+  cancelRun(threadId, runId) {
+    const path = `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}/cancel`;
+    return this.request("POST", path, {});
+  }
+
+  // Start a run; a thread still busy with a run being stopped answers 409 for a moment.
+  async startRun(path, body, signal) {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.request("POST", path, body, signal);
+      } catch (error) {
+        if (!(error instanceof BusyError) || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
   // Yield {event, data} for each SSE frame of a run streamed on the thread.
   async *streamRun(threadId, input, signal) {
     // stream_subgraphs: the IRCoT loop is a subgraph, and its steps belong on the timeline.
-    const body = { assistant_id: ASSISTANT_ID, input, stream_mode: STREAM_MODES, stream_subgraphs: true };
+    // on_disconnect: a page that stops reading (Stop, closed tab) stops the run too.
+    const body = {
+      assistant_id: ASSISTANT_ID,
+      input,
+      stream_mode: STREAM_MODES,
+      stream_subgraphs: true,
+      on_disconnect: "cancel",
+    };
     const path = `/threads/${encodeURIComponent(threadId)}/runs/stream`;
-    const response = await this.request("POST", path, body, signal);
+    const response = await this.startRun(path, body, signal);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
