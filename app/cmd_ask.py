@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
 
+from models.defaults import DEFAULT_MODEL
+
 # Heavy modules (LangChain, LangGraph, the models) load inside `run`, after the first line is
 # printed, so `acrag ask` answers at once and `acrag --help` stays fast.
 if TYPE_CHECKING:
@@ -33,8 +35,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("question", help="the question to answer")
     parser.add_argument(
         "--model",
-        help="chat model spec for every role, e.g. smollm2 (faster) or openai:gpt-4o-mini "
-        "(default: Context's generator model)",
+        default=DEFAULT_MODEL,
+        help=f"chat model spec for every role (default: {DEFAULT_MODEL}); e.g. smollm2 "
+        "(faster, weaker) or openai:gpt-4o-mini",
     )
     parser.add_argument(
         "--route", choices=["A", "B", "C"], help="force a route instead of classifying"
@@ -111,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write("loading models ...\n")
     sys.stderr.flush()
     from app.render import render
-    from graphs.context import DEFAULT_MODEL, Context
+    from graphs.context import Context
     from models.chat import parse_spec
 
-    model = args.model or DEFAULT_MODEL
+    model = args.model
     parse_spec(model)  # a bad spec fails here, before anything loads
     context = Context(
         generator_model=model,

@@ -2,7 +2,6 @@
 
 import argparse
 import json
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -127,6 +126,7 @@ def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
     """Write `run.json`: the command, the code's commit and each strategy's full Context."""
     from dataclasses import asdict
 
+    from bench.paths import portable_path
     from bench.runner import make_context
     from bench.strategies import ORACLE
 
@@ -141,7 +141,7 @@ def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
         "command": command,
         "git_commit": _git_commit(),
         "model": config.model,
-        "data": [str(p) for p in config.data],
+        "data": [portable_path(p) for p in config.data],
         "limit": config.limit,
         "drop_gold": config.drop_gold,
         "seed": config.seed,
@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.harness import EvalConfig, run_eval
     from bench.llm_cache import install_llm_cache
     from bench.outputs import REPORT_FILE, write_reports
+    from bench.paths import portable_command
     from bench.runner import GraphRunner
     from bench.strategies import parse_strategies
     from stores.home import acrag_home
@@ -188,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         set_llm_cache(previous)
-    command = "acrag " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = portable_command("acrag", sys.argv[1:], home=home)
     paths = write_reports(records, args.out, command=command)
     paths.append(write_run_info(args.out, config, command=command))
     sys.stdout.write((args.out / REPORT_FILE).read_text(encoding="utf-8"))

@@ -50,7 +50,8 @@ def _question(e: QuestionEvent) -> str | None:
 
 def _route(e: RouteEvent) -> str:
     p = e["probabilities"].get(e["route"])
-    return f"route {e['route']}" + (f" (p={p:.2f})" if p is not None else "") + f": {e['reason']}"
+    shown = p is not None and "(p=" not in e["reason"]  # the reason may state it already
+    return f"route {e['route']}" + (f" (p={p:.2f})" if shown else "") + f": {e['reason']}"
 
 
 def _retrieval(e: RetrievalEvent) -> str:

@@ -13,7 +13,6 @@ import argparse
 import hashlib
 import json
 import logging
-import shlex
 import sys
 import time
 import uuid
@@ -30,6 +29,7 @@ from bench.multiturn_records import (
     read_records,
     report_table,
 )
+from bench.paths import portable_command
 
 __all__ = [
     "RECORDS_FILE",
@@ -218,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     records = run_multiturn(
         conversations, graph=graph, contexts=contexts, out=args.out, signature=signature
     )
-    command = "python -m bench.multiturn " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = portable_command("python -m bench.multiturn", sys.argv[1:])
     table = f"# Multi-turn set\n\n```bash\n{command}\n```\n\n{report_table(records)}\n"
     (args.out / REPORT_FILE).write_text(table, encoding="utf-8")
     sys.stdout.write(table)

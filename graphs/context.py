@@ -4,6 +4,8 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
+from models.defaults import DEFAULT_MODEL
+
 __all__ = [
     "DEFAULT_MODEL",
     "Context",
@@ -14,9 +16,6 @@ __all__ = [
 ]
 
 JudgeKind = Literal["trained", "llm", "heuristic"]
-
-DEFAULT_MODEL = "qwen2.5-coder-0.5b"
-"""The default reader: it answers about four times better than SmolLM2-135M (docs/models.md)."""
 
 
 class CragThresholds(NamedTuple):

@@ -21,6 +21,7 @@ __all__ = [
     "NOSTREAM",
     "Verdict",
     "ask_judge",
+    "score_texts",
     "call_model",
     "format_passages",
     "label",
@@ -172,3 +173,18 @@ def ask_judge(
     )
     emit(runtime, fallback)
     return Verdict(None, [fallback], [missing] if missing else [])
+
+
+def score_texts(
+    runtime: Runtime[Any], deps: Any, *, node: str, question: str, texts: list[str], used: str
+) -> Verdict[list[float]]:
+    """Score texts for the question with the retrieval evaluator (see `ask_judge`)."""
+    return ask_judge(
+        runtime,
+        node=node,
+        judge="evaluator",
+        get=lambda: deps.evaluator_for(runtime.context),
+        call=lambda evaluator: [float(s) for s in evaluator.score(question, texts)],
+        check=lambda scores: valid_scores(scores, len(texts)),
+        used=used,
+    )

@@ -3,7 +3,7 @@
 A follow-up ("Where was she born?") becomes a standalone question by the rewriter model, but
 the rewrite is checked, not trusted: it must be a question, keep the new turn's own words, and
 not copy the previous answer. A rewrite that fails the check gives way to a safe template
-(the previous question, then the new turn).
+(the new turn, with the previous question as its context).
 """
 
 from typing import Any
@@ -92,10 +92,9 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
     return not (answer and extra and extra <= answer and len(extra) > 3)
 
 
-def template_question(turn: str, history: list[AnyMessage]) -> str:
-    """Return the safe standalone form: the previous question, then the new turn."""
-    previous = next((m.text for m in reversed(history) if isinstance(m, HumanMessage)), "")
-    return f"{previous.rstrip()} {turn}".strip() if previous else turn
+def template_question(turn: str, previous: str) -> str:
+    """Return the safe standalone form: the new turn, with the previous question as context."""
+    return f"{turn.rstrip()} (context: {previous.strip()})" if previous.strip() else turn
 
 
 def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
@@ -107,7 +106,10 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     fallback: list[FallbackEvent] = []
     degraded: list[str] = []
     if any(isinstance(m, HumanMessage) for m in history):
-        standalone, how, fallback, degraded = _standalone(question, history, runtime, deps)
+        previous = state.get("standalone_question") or _last_question(history)
+        standalone, how, fallback, degraded = _standalone(
+            question, history, previous, runtime, deps
+        )
     shown = QuestionEvent(
         type="question",
         node="condense_question",
@@ -128,8 +130,16 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     }
 
 
+def _last_question(history: list[AnyMessage]) -> str:
+    return next((m.text for m in reversed(history) if isinstance(m, HumanMessage)), "")
+
+
 def _standalone(
-    question: str, history: list[AnyMessage], runtime: Runtime[Context], deps: Deps
+    question: str,
+    history: list[AnyMessage],
+    previous: str,
+    runtime: Runtime[Context],
+    deps: Deps,
 ) -> tuple[str, str, list[FallbackEvent], list[str]]:
     """Return the standalone question, how it was made, and the rewriter's failure if any."""
     if not runtime.context.condense_history:
@@ -149,7 +159,7 @@ def _standalone(
         used="the previous question with the new turn",
     )
     if verdict.value is None:
-        return template_question(question, history), "template", *verdict[1:]
+        return template_question(question, previous), "template", *verdict[1:]
     return verdict.value, "model", [], []
 
 

@@ -84,7 +84,8 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
     evidence = [strips[h] for h in (best["strip_hashes"] if best else []) if h in strips]
     abstained = should_abstain(state, best, evidence, context)
     text = (best["text"] if best else "") or state.get("ircot_answer") or NO_ANSWER
-    guess = text if context.model_guess and NOT_FOUND not in text.upper() else None
+    guessed = context.model_guess and text != NO_ANSWER and NOT_FOUND not in text.upper()
+    guess = text if guessed else None  # the model's own answer: never the no-answer filler
     if abstained:
         text, evidence = NOT_IN_DOCUMENTS, []
     citations = cite(text, evidence, question=state.get("standalone_question", ""))

@@ -12,7 +12,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
 from graphs.state import Passage, State
-from nodes._common import ask_judge, valid_scores
+from nodes._common import score_texts
 
 __all__ = ["crag_action", "decide_crag", "grade_passages"]
 
@@ -34,23 +34,15 @@ def _grade(
     state: State, runtime: Runtime[Context], deps: Deps
 ) -> tuple[dict[str, Any], list[float] | None]:
     """Score the ungraded local passages; return the update and the scores (None: failed)."""
-    context = runtime.context
     batch = [
         p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
     ]
     if not batch:
         return {}, []
     question = state["standalone_question"]
-    verdict = ask_judge(
-        runtime,
-        node="grade_documents",
-        judge="evaluator",
-        get=lambda: deps.evaluator_for(context),
-        call=lambda evaluator: [
-            float(s) for s in evaluator.score(question, [p["text"] for p in batch])
-        ],
-        check=lambda scores: valid_scores(scores, len(batch)),
-        used="Ambiguous",
+    texts = [p["text"] for p in batch]
+    verdict = score_texts(
+        runtime, deps, node="grade_documents", question=question, texts=texts, used="Ambiguous"
     )
     scores = verdict.value or [0.0] * len(batch)
     graded: list[Passage] = [

@@ -16,7 +16,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import StripsEvent, StripView, emit
 from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import Verdict, ask_judge, label, valid_scores
+from nodes._common import Verdict, label, score_texts
 from nodes._guard import is_instruction, without_instructions
 
 __all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
@@ -93,16 +93,14 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
     old = list(state.get("strips") or [])
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
     question = state["standalone_question"]
+    texts = [s["text"] for s in new]
     verdict = (
-        ask_judge(
+        score_texts(
             runtime,
+            deps,
             node="refine_strips",
-            judge="evaluator",
-            get=lambda: deps.evaluator_for(context),
-            call=lambda evaluator: [
-                float(v) for v in evaluator.score(question, [s["text"] for s in new])
-            ],
-            check=lambda scores: valid_scores(scores, len(new)),
+            question=question,
+            texts=texts,
             used="passage scores",
         )
         if new

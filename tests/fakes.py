@@ -7,8 +7,8 @@ from typing import Any
 from langchain_core.callbacks import CallbackManagerForLLMRun, CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.retrievers import BaseRetriever
 from langgraph.runtime import Runtime
 
@@ -21,7 +21,9 @@ from models.judges import Route, RouteDecision, SupportLevel
 class RuleChatModel(GenericFakeChatModel):
     """Reply by rules: the first (substring, reply) whose substring is in the prompt wins.
 
-    Every prompt is recorded in `calls` as (run name, prompt text). Streams word by word.
+    Every prompt is recorded in `calls` as (max_tokens, prompt text). The one streaming fake of
+    the tests: `GenericFakeChatModel` streams the reply token by token (words and spaces), so
+    subclasses change what is said (`_reply`, `_generate`), never how it streams.
     """
 
     rules: list[tuple[str, str]] = []
@@ -48,21 +50,6 @@ class RuleChatModel(GenericFakeChatModel):
             (str(kwargs.get("max_tokens")), "\n".join(str(m.content) for m in messages))
         )
         return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        text = self._generate(messages, stop, run_manager, **kwargs).generations[0].message.content
-        for index, word in enumerate(str(text).split(" ")):
-            piece = word if index == 0 else " " + word
-            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
-            if run_manager:
-                run_manager.on_llm_new_token(piece, chunk=chunk)
-            yield chunk
 
 
 def rule_model(

@@ -120,7 +120,7 @@ def test_page_works_against_the_langgraph_api(dev_demo, page):
     ]
     assert page.evaluate("window.acragTimings[0].firstToken") is not None  # tokens streamed
     page.locator(".answer-text .cite").first.click()
-    assert "Paris is the capital" in page.locator("#citation-text").inner_text()
+    assert "Paris is the capital" in page.locator("#card-text").inner_text()
     page.locator("#thread-list button", has_text=QUESTION).wait_for()
     page.screenshot(path=str(ARTIFACTS / "langgraph-dev-page.png"), full_page=True)
     assert page.errors == []

@@ -107,7 +107,7 @@ def make_graph(retriever: BaseRetriever):
 
 
 def degraded(result: dict) -> list[str]:
-    return [e["degraded"] for e in result["events"] if e.get("degraded")]
+    return list(result["degraded"])
 
 
 def test_chroma_stopped_mid_run_degrades_then_recovers_after_restart(
@@ -130,13 +130,14 @@ def test_chroma_stopped_mid_run_degrades_then_recovers_after_restart(
     assert time.monotonic() - started < 60  # bounded retries, no hang
     reasons = degraded(result)
     assert reasons and reasons[0].startswith("the local index failed:")
-    assert f"Degraded: {reasons[0]}." in result["answer"]
+    assert f"Degraded: {reasons[0]}." in result["notes"]
     assert result["answer"]  # an answer, not a crash or a recursion error
 
     down = make_graph(inner).invoke(question, context=Context(route="B"))
-    assert degraded(down) and "Degraded: the local index failed" in down["answer"]
+    assert degraded(down) and any("Degraded: the local index failed" in n for n in down["notes"])
+    assert down["abstained"]  # nothing retrieved: the answer says so instead of guessing
 
     server.start()
     again = make_graph(inner).invoke(question, context=Context(route="B"))
     assert degraded(again) == []
-    assert "eiffel.md" in again["answer"]  # cited from the index again
+    assert any(c["source"].endswith("eiffel.md") for c in again["citations"])  # cited again

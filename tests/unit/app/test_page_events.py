@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from app.cmd_ask import describe
-from graphs.events import EVENT_TYPES, EXAMPLE_EVENTS
+from graphs.event_examples import EXAMPLE_EVENTS
+from graphs.events import EVENT_TYPES
 
 STATIC = Path(__file__).resolve().parents[3] / "app" / "static"
 NODE = shutil.which("node")

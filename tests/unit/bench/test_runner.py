@@ -2,8 +2,10 @@ import pytest
 from langchain_core.globals import get_llm_cache, set_llm_cache
 
 from bench.llm_cache import install_llm_cache
-from bench.runner import GraphRunner, bare_answer, read_outcome
+from bench.runner import GraphRunner, read_outcome
 from graphs import build_graph
+from nodes.finalize import NOT_IN_DOCUMENTS
+from prompts.ircot import IRCOT_SYSTEM
 from tests.fakes import (
     FakeClassifier,
     FakeRetriever,
@@ -52,8 +54,7 @@ def no_global_cache():
 
 def generator():
     return rule_model(
-        [("Write only the next", "So the answer is: Paris."), ("Question:", "Paris")],
-        default="Paris",
+        [("Answer:", "Paris"), (IRCOT_SYSTEM, "So the answer is: Paris.")], default="Paris"
     )
 
 
@@ -61,10 +62,11 @@ def test_strategies_force_their_route_and_count_calls(tmp_path):
     runner = GraphRunner(model="local", graph=fake_graph(generator()))
     closed = runner.run("What is the capital of France?", "no-retrieval", home=tmp_path)
     assert (closed.route, closed.retrieval_calls, closed.crag_action) == ("A", 0, None)
-    assert closed.prediction == "Paris"
+    assert closed.prediction == "Paris" and closed.abstained is False
     assert closed.llm_calls == 1
     single = runner.run("What is the capital of France?", "single", home=tmp_path)
     assert (single.route, single.retrieval_calls, single.crag_action) == ("B", 1, "Correct")
+    assert single.prediction == "Paris"  # the bare answer: no markers, no sources
     assert single.seconds > 0
 
 
@@ -80,8 +82,8 @@ def test_plain_single_step_never_corrects(tmp_path):
 def test_ircot_runs_the_multi_step_route(tmp_path):
     runner = GraphRunner(model="local", graph=fake_graph(generator()))
     ircot = runner.run("What is the capital of France?", "ircot", home=tmp_path)
-    assert ircot.route == "C"
-    assert ircot.retrieval_calls >= 1
+    assert ircot.route == "C" and ircot.crag_action is None
+    assert ircot.retrieval_calls == 1  # the first sentence gave the answer
     assert ircot.prediction == "Paris"
 
 
@@ -108,22 +110,33 @@ def test_cached_rerun_counts_hits(tmp_path, no_global_cache):
     assert second.prediction == first.prediction
 
 
-def test_read_outcome_falls_back_to_state():
+def test_read_outcome_reads_the_state_and_the_first_crag_action():
     state = {
+        "answer": " Oslo ",
         "route": "B",
-        "crag_action": "Ambiguous",
+        "crag_action": "Correct",
         "retrievals": 2,
-        "candidates": [{"text": "Oslo"}],
+        "abstained": False,
     }
-    outcome = read_outcome(state, [])
-    assert (outcome.prediction, outcome.route, outcome.retrieval_calls) == ("Oslo", "B", 2)
+    events = [
+        {"type": "crag_action", "action": "Ambiguous"},
+        {"type": "web_results"},
+        {"type": "crag_action", "action": "Correct"},
+    ]
+    outcome = read_outcome(state, events)
+    assert (outcome.prediction, outcome.route, outcome.crag_action) == ("Oslo", "B", "Ambiguous")
+    assert (outcome.retrieval_calls, outcome.web_searches) == (3, 1)
+    assert read_outcome(state, []).crag_action == "Correct"  # no events: the state's action
 
 
-def test_bare_answer_drops_citations_and_sources():
-    composed = "Paris [1][2]\n\nSources:\n[1] (local) Paris: corpus.md, part 1"
-    assert bare_answer(composed) == "Paris"
-    assert bare_answer("In 1950 [3]") == "In 1950"
-    assert read_outcome({}, [{"type": "answer", "answer": composed}]).prediction == "Paris"
+def test_an_abstention_is_recorded_as_such(tmp_path):
+    runner = GraphRunner(
+        model="local",
+        settings={"web_backend": "none"},
+        graph=fake_graph(generator(), keywords=("nothing",)),
+    )
+    crag = runner.run("What is the capital of France?", "crag", home=tmp_path)
+    assert crag.abstained is True and crag.prediction == NOT_IN_DOCUMENTS
 
 
 def test_strategies_do_not_share_cached_answers(tmp_path, no_global_cache):

@@ -1,40 +1,89 @@
+from typing import get_args
+
 import pytest
 
-from app.cmd_ask import describe
-from graphs.events import EVENT_TYPES, event
+from app.render import describe, format_answer, render
+from graphs.event_examples import EXAMPLE_EVENTS
+from graphs.events import EVENT_TYPES, AnswerEvent, Citation, Event, emit
 from tests.fakes import make_runtime
 
-SAMPLES = {
-    "question": {"question": "it?", "standalone": "Paris?"},
-    "route": {"route": "B", "probabilities": {"B": 0.6}, "reason": "a single fact"},
-    "retrieval": {"query": "q", "new": 3},
-    "grades": {"scores": [{"score": 0.5}, {"score": -0.25}]},
-    "crag_action": {"action": "Correct", "above_upper": 1, "graded": 2, "upper": 0.4},
-    "strips": {"kept": 2, "dropped": 3},
-    "rewrite": {"purpose": "web", "query": "a, b"},
-    "web_results": {"backend": "local", "results": [{}], "degraded": None},
-    "ircot_step": {"step": 1, "sentence": "A is B."},
-    "critique": {"candidates": [{"score": 2.0, "support": "full"}]},
-    "retry": {"attempt": 1, "action": "regenerate", "why": "unsupported"},
-    "cap_reached": {"cap": "ircot_max_steps", "limit": 5},
-    "fallback": {"judge": "evaluator", "problem": "junk", "used": "Ambiguous"},
-}
+
+def test_every_type_of_the_union_has_an_example():
+    declared = {t.__annotations__["type"].__args__[0] for t in get_args(Event)}
+    assert declared == set(EVENT_TYPES) == set(EXAMPLE_EVENTS)
+    assert all(EXAMPLE_EVENTS[kind]["type"] == kind for kind in EVENT_TYPES)
 
 
 @pytest.mark.parametrize("kind", [k for k in EVENT_TYPES if k != "answer"])
 def test_every_event_type_has_a_trace_line(kind):
-    line = describe({"type": kind, "node": "n", **SAMPLES[kind]})
-    assert line and "{" not in line
+    line = describe(EXAMPLE_EVENTS[kind])
+    assert line and line.strip() == line and "{" not in line and "None" not in line
+    assert "notes/harbour.md" not in line  # paths are shown by their file name
+
+
+def test_the_answer_is_rendered_apart():
+    assert describe(EXAMPLE_EVENTS["answer"]) is None
+    assert render(dict(EXAMPLE_EVENTS["answer"])) == format_answer(EXAMPLE_EVENTS["answer"])
 
 
 def test_trace_lines_carry_the_decision():
-    assert describe({"type": "grades", **SAMPLES["grades"]}) == "graded: +0.50, -0.25"
-    assert describe({"type": "route", **SAMPLES["route"]}) == "route B (p=0.60): a single fact"
-    same = {"type": "question", "question": "Paris?", "standalone": "Paris?"}
-    assert describe(same) is None
+    assert describe(EXAMPLE_EVENTS["grades"]) == "graded: +0.91"
+    route = {**EXAMPLE_EVENTS["route"], "reason": "a single fact"}
+    assert describe(route) == "route B (p=0.80): a single fact"
+    crag = describe(EXAMPLE_EVENTS["crag_action"])
+    assert crag is not None and crag.startswith("CRAG Correct: best +0.91")
+    same = {**EXAMPLE_EVENTS["question"], "standalone": "When was it completed?"}
+    assert describe(same) is None  # a first turn needs no line
+    template = {**EXAMPLE_EVENTS["question"], "condensed": "template"}
+    assert "did not hold up" in (describe(template) or "")
+    noted = {**EXAMPLE_EVENTS["rewrite"], "note": "kept the question's own keywords"}
+    assert describe(noted) == (
+        "searched the web for: Glassmere Lighthouse, completed (kept the question's own keywords)"
+    )
 
 
-def test_event_is_streamed_and_returned():
-    sink = []
-    payload = event(make_runtime(events=sink), "retry", "reflect", attempt=1)
-    assert sink == [payload] == [{"type": "retry", "node": "reflect", "attempt": 1}]
+def _citation(marker: int, source: str, position: int | None, origin: str = "local") -> Citation:
+    url = source if origin == "web" else None
+    return Citation(
+        marker=marker,
+        title=f"Title {marker}",
+        source=source,
+        position=position,
+        url=url,
+        origin=origin,  # type: ignore[typeddict-item]
+        text="text",
+    )
+
+
+def test_format_answer_lists_sources_once_with_file_name_tails():
+    answer = AnswerEvent(
+        **{
+            **EXAMPLE_EVENTS["answer"],
+            "answer": "The lighthouse was completed in 1887.",
+            "citations": [
+                _citation(1, "/home/ana/docs/notes/harbour.md", 2),
+                _citation(2, "/home/ana/docs/notes/harbour.md", 5),
+                _citation(3, "https://example.org/glassmere", None, origin="web"),
+            ],
+            "notes": ["Degraded: web search failed: TimeoutError."],
+        }
+    )
+    text = format_answer(answer)
+    lines = text.splitlines()
+    assert lines[0] == "The lighthouse was completed in 1887. [1][2][3]"
+    assert text.count("Sources:") == 1
+    assert "[1] Title 1 (harbour.md#2)" in lines and "[2] Title 2 (harbour.md#5)" in lines
+    assert "[3] Title 3 (https://example.org/glassmere)" in lines
+    assert "/home/ana" not in text and "notes/" not in text
+    assert lines[-1] == "Degraded: web search failed: TimeoutError."
+    assert "revised" not in text
+    revised = format_answer(AnswerEvent(**{**answer, "revised": True, "citations": []}))
+    assert "revised" in revised and "Sources:" not in revised
+
+
+def test_emit_streams_and_returns_the_payload():
+    sink: list[object] = []
+    payload = EXAMPLE_EVENTS["retry"]
+    assert emit(make_runtime(events=sink), payload) is payload
+    assert sink == [payload]
+    assert emit(None, payload) is payload  # a node called outside a graph

@@ -48,22 +48,13 @@ def test_route_after_refine(state, expected):
     assert routing.route_after_refine(state) == expected
 
 
-@pytest.mark.parametrize(("purpose", "expected"), [("web", "web_search"), ("retrieve", "retrieve")])
-def test_route_after_rewrite(purpose, expected):
-    assert routing.route_after_rewrite({"rewrite_purpose": purpose}) == expected
-
-
-def test_route_after_rewrite_rejects_unknown():
-    with pytest.raises(ValueError, match="unknown rewrite purpose"):
-        routing.route_after_rewrite({"rewrite_purpose": "mail"})
-
-
 @pytest.mark.parametrize(
     ("state", "expected"),
     [
-        ({"ircot_answer": "Paris"}, END),
-        ({"ircot_answer": None, "stop_reason": "IRCoT reached its cap"}, END),
-        ({"ircot_answer": None, "stop_reason": None}, "retrieve"),
+        ({"ircot_done": "the reasoning reached an answer"}, END),
+        ({"ircot_done": "nothing new retrieved or said: answering from what was found"}, END),
+        ({"ircot_done": None, "ircot_answer": "Paris"}, "retrieve"),  # only `ircot_done` ends it
+        ({}, "retrieve"),
     ],
 )
 def test_route_ircot(state, expected):
@@ -71,16 +62,16 @@ def test_route_ircot(state, expected):
 
 
 @pytest.mark.parametrize(
-    ("action", "expected"),
-    [("regenerate", "generate"), ("rewrite", "rewrite_query"), (None, "finalize")],
+    ("retry", "expected"),
+    [("regenerate", "generate"), ("rewrite", "rewrite_for_retrieval"), (None, "finalize")],
 )
-def test_route_after_reflect(action, expected):
-    assert routing.route_after_reflect({"retry_action": action}) == expected
+def test_route_after_reflect(retry, expected):
+    assert routing.route_after_reflect({"retry": retry}) == expected
 
 
 def test_route_after_reflect_rejects_unknown():
-    with pytest.raises(ValueError, match="unknown retry action"):
-        routing.route_after_reflect({"retry_action": "pray"})
+    with pytest.raises(ValueError, match="unknown retry"):
+        routing.route_after_reflect({"retry": "pray"})
 
 
 UPPER, LOWER = 0.5, -0.5

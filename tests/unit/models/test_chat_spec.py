@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 
+from graphs.context import DEFAULT_MODEL, Context
 from models import chat
 from models.chat import ModelSpec, load_chat_model, parse_spec
 from models.errors import ModelFileError, ModelSpecError
@@ -13,7 +14,9 @@ from models.llamacpp import ChatLlamaCpp
     [
         ("local", ModelSpec("local")),
         ("", ModelSpec("local")),
+        ("smollm2", ModelSpec("local")),
         ("qwen2.5-coder-0.5b", ModelSpec("qwen")),
+        (" qwen ", ModelSpec("qwen")),
         ("gguf:/models/x.gguf", ModelSpec("gguf", target="/models/x.gguf")),
         ("openai:gpt-4o-mini", ModelSpec("remote", target="gpt-4o-mini", provider="openai")),
         ("ollama/llama3.2", ModelSpec("remote", target="llama3.2", provider="ollama")),
@@ -24,15 +27,21 @@ def test_parse_spec_forms(spec: str, expected: ModelSpec) -> None:
     assert parse_spec(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["smollm", "gguf:", ":model", "qwen"])
+@pytest.mark.parametrize("spec", ["smollm", "gguf:", ":model", "qwen2"])
 def test_unknown_spec_lists_the_valid_forms(spec: str) -> None:
     with pytest.raises(ModelSpecError) as caught:
         parse_spec(spec)
     message = str(caught.value)
     assert repr(spec) in message
-    for form in ("local", "gguf:PATH", "qwen2.5-coder-0.5b", "PROVIDER:MODEL"):
+    for form in ("smollm2", "local", "gguf:PATH", "qwen2.5-coder-0.5b", "qwen", "PROVIDER:MODEL"):
         assert form in message
     assert "\n" not in message
+
+
+def test_the_default_reader_is_qwen_and_a_valid_spec() -> None:
+    assert DEFAULT_MODEL == "qwen2.5-coder-0.5b"
+    assert parse_spec(DEFAULT_MODEL) == ModelSpec("qwen")
+    assert Context().generator_model == Context().rewriter_model == DEFAULT_MODEL
 
 
 def test_unknown_provider_is_a_spec_error() -> None:
@@ -78,3 +87,14 @@ def test_gguf_spec_builds_a_local_chat_model(tmp_path: Path) -> None:
     assert isinstance(model, ChatLlamaCpp)
     assert model.model_path == str(model_file)
     assert model.max_tokens == 7
+    penalised = load_chat_model(f"gguf:{model_file}", repeat_penalty=1.3)
+    assert isinstance(penalised, ChatLlamaCpp) and penalised.repeat_penalty == 1.3
+
+
+def test_repeat_penalty_is_not_sent_to_remote_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    monkeypatch.setattr(
+        "langchain.chat_models.init_chat_model", lambda model, **kw: calls.append(kw) or "remote"
+    )
+    assert load_chat_model("openai:gpt-4o-mini", repeat_penalty=1.3) == "remote"
+    assert "repeat_penalty" not in calls[0]

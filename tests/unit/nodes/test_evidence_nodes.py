@@ -3,7 +3,7 @@ import math
 from langchain_core.messages import AIMessage
 
 from graphs.context import Context
-from nodes.finalize import NO_ANSWER, NO_EVIDENCE, cite, finalize
+from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS, cite, finalize, should_abstain
 from nodes.generate import clean_answer, evidence_groups, generate
 from nodes.retrieve import retrieve
 from nodes.web_search import paragraphs, web_search
@@ -34,27 +34,52 @@ def test_retrieve_records_passages_and_counts():
     assert events[0]["type"] == "retrieval" and events[0]["new"] == 3
 
 
-def test_retrieve_on_route_c_respects_the_paragraph_cap():
+def test_retrieve_inside_ircot_respects_the_paragraph_cap():
     retriever = FakeRetriever(documents=DOCS, k=3, queries=[])
+    runtime = make_runtime(Context(ircot_max_paragraphs=4))
     first = retrieve(
-        {"standalone_question": "rivers", "route": "C"},
-        make_runtime(Context(ircot_max_paragraphs=4)),
+        {"standalone_question": "rivers"},
+        runtime,
         make_deps(retriever=retriever),
+        paragraph_cap=True,
     )
     retriever.documents = list(reversed(DOCS))
     events = []
+    state = {"standalone_question": "rivers", "passages": first["passages"], "retrievals": 1}
     second = retrieve(
-        {
-            "standalone_question": "rivers",
-            "route": "C",
-            "passages": first["passages"],
-            "retrievals": 1,
-        },
+        state,
         make_runtime(Context(ircot_max_paragraphs=4), events),
         make_deps(retriever=retriever),
+        paragraph_cap=True,
     )
-    assert len(second["passages"]) == 1
+    assert len(second["passages"]) == 1 and second["passages"][0]["step"] == 1
     assert [e["type"] for e in events] == ["retrieval", "cap_reached"]
+    assert events[1]["reason"] == "2 passage(s) over IRCoT's paragraph cap were left out"
+    uncapped = retrieve(
+        state, make_runtime(Context(ircot_max_paragraphs=4)), make_deps(retriever=retriever)
+    )
+    assert len(uncapped["passages"]) == 3  # outside IRCoT the cap does not apply
+
+
+def test_a_failed_index_degrades_with_the_reason_and_is_not_retried_twice():
+    class Down(FakeRetriever):
+        def _get_relevant_documents(self, query, *, run_manager):
+            self.queries.append(query)
+            raise ConnectionError("no server")
+
+    retriever = Down(documents=[], queries=[])
+    events = []
+    out = retrieve(
+        {"standalone_question": "rivers"},
+        make_runtime(events=events),
+        make_deps(retriever=retriever),
+    )
+    reason = "the local index failed: ConnectionError: no server"
+    assert out["passages"] == [] and out["degraded"] == [reason]
+    assert [(e["type"], e.get("degraded")) for e in events] == [
+        ("fallback", reason),
+        ("retrieval", None),
+    ]
 
 
 def test_web_pages_split_into_paragraphs():
@@ -109,6 +134,10 @@ def test_evidence_groups_all_then_best_passages():
 
 def test_clean_answer():
     assert clean_answer("Answer: Paris.\n\nMore text") == "Paris."
+    assert clean_answer("<mark><address></address>The lighthouse was completed in 1887.") == (
+        "The lighthouse was completed in 1887."
+    )
+    assert clean_answer("<|im_start|>Answer: <b>Paris</b><|im_end|>") == "Paris"
     assert clean_answer("So the answer is: Paris") == "Paris"
     assert clean_answer("Answer: Paris\nIt is the capital.") == "Paris\nIt is the capital."
     assert clean_answer("Answer: Paris\nIt is the capital.", short=True) == "Paris"
@@ -126,10 +155,6 @@ def test_answer_style_picks_the_answer_rule():
     assert short["candidates"][0]["text"] == "Paris"
 
 
-class LogprobModel:
-    pass
-
-
 def test_generate_one_candidate_per_group_with_evidence():
     generator = rule_model(default="Paris.")
     state = {
@@ -140,8 +165,10 @@ def test_generate_one_candidate_per_group_with_evidence():
     out = generate(state, make_runtime(Context(candidates=2)), make_deps(generator=generator))
     assert [c["strip_hashes"] for c in out["candidates"]] == [["a", "b"], ["b"]]
     assert '<passage id="1"' in generator.calls[0][1] and "z text" not in generator.calls[0][1]
-    route_a = generate({**state, "route": "A"}, make_runtime(), make_deps(generator=generator))
-    assert route_a["candidates"][0]["strip_hashes"] == []
+    closed_book = generate(
+        {"standalone_question": "q"}, make_runtime(), make_deps(generator=generator)
+    )
+    assert closed_book["candidates"][0]["strip_hashes"] == []
     assert "<passage" not in generator.calls[-1][1]
 
 
@@ -151,7 +178,7 @@ def test_cite_prefers_strips_sharing_the_answer_words():
     assert len(cite("Lyon.", strips)) == 2
 
 
-def test_finalize_composes_answer_citations_and_stop_reason():
+def test_finalize_keeps_the_answer_bare_with_citations_and_notes_as_data():
     strips = [
         {**kept("a", "p", 0.5), "text": "Paris is the capital."},
         {
@@ -163,21 +190,34 @@ def test_finalize_composes_answer_citations_and_stop_reason():
     ]
     state = {
         "standalone_question": "capital of France?",
+        "retrievals": 1,
         "strips": strips,
-        "candidates": [{"text": "Paris.", "strip_hashes": ["a", "w"]}],
-        "stop_reason": "IRCoT reached its cap of 5 steps without an answer",
+        "candidates": [{"text": "Paris.", "strip_hashes": ["a", "w"], "support": "full"}],
+        "stop_reason": "the answer is not supported after 1 retries (cap reached)",
+        "degraded": ["web search failed: TimeoutError: hung"],
     }
     events = []
     out = finalize(state, make_runtime(events=events), make_deps())
-    assert out["answer"].splitlines()[0] == "Paris. [1][2]"
-    assert "[1] (local)" in out["answer"] and "s.md, part 1" in out["answer"]
-    assert "[2] (web)" in out["answer"] and "https://en.wikipedia.org/wiki/Paris" in out["answer"]
-    assert out["answer"].endswith(
-        "Stopped early: IRCoT reached its cap of 5 steps without an answer."
-    )
-    assert isinstance(out["messages"][0], AIMessage) and events[0]["type"] == "answer"
+    assert out["answer"] == "Paris." and out["abstained"] is False
+    assert [(c["marker"], c["origin"], c["source"]) for c in out["citations"]] == [
+        (1, "local", "s.md"),
+        (2, "web", "s.md"),
+    ]
+    assert out["citations"][1]["url"] == "https://en.wikipedia.org/wiki/Paris"
+    assert out["notes"] == [
+        "Stopped early: the answer is not supported after 1 retries (cap reached).",
+        "Degraded: web search failed: TimeoutError: hung.",
+    ]
+    message = out["messages"][0]
+    assert isinstance(message, AIMessage) and message.text == "Paris."
+    assert message.response_metadata == {
+        "citations": out["citations"],
+        "notes": out["notes"],
+        "abstained": False,
+    }
+    assert [e["type"] for e in events] == ["answer"] and events[0]["answer"] == "Paris."
     empty = finalize({"standalone_question": "q"}, make_runtime(), make_deps())
-    assert empty["answer"] == NO_ANSWER
+    assert empty["answer"] == NO_ANSWER and empty["citations"] == []
 
 
 def test_mean_logprob_feeds_the_candidate():
@@ -198,27 +238,94 @@ def test_mean_logprob_feeds_the_candidate():
     assert mean_logprob(AIMessage("x")) is None
 
 
-def test_finalize_says_when_no_passage_backs_the_answer():
-    state = {
-        "standalone_question": "q",
+def _guess_state(**extra):
+    return {
+        "standalone_question": "Who was the mayor of Brackwater in 1890?",
         "route": "B",
+        "retrievals": 1,
         "strips": [],
-        "candidates": [{"text": "A guess.", "strip_hashes": []}],
+        "candidates": [
+            {"text": "John Smith was the mayor.", "strip_hashes": [], "support": "full"}
+        ],
+        "degraded": ["the local index failed: ConnectionError: no server"],
+        **extra,
     }
-    out = finalize(state, make_runtime(), make_deps())
-    assert out["answer"] == "A guess.\n\nNote: " + NO_EVIDENCE + "."
-    closed_book = finalize({**state, "route": "A"}, make_runtime(), make_deps())
-    assert closed_book["answer"] == "A guess."
 
 
-def test_generate_asks_llama_cpp_for_a_repeat_penalty():
+def test_an_unanswerable_question_says_not_in_documents():
+    events = []
+    out = finalize(_guess_state(), make_runtime(events=events), make_deps())
+    assert out["answer"] == NOT_IN_DOCUMENTS and out["abstained"] is True
+    assert out["citations"] == [] and "John Smith" not in " ".join(out["notes"])
+    assert out["notes"] == ["Degraded: the local index failed: ConnectionError: no server."]
+    assert events[0]["abstained"] is True and events[0]["notes"] == out["notes"]
+    assert out["messages"][0].response_metadata["abstained"] is True
+
+
+def test_a_model_guess_is_added_only_when_asked_and_labelled():
+    out = finalize(_guess_state(), make_runtime(Context(model_guess=True)), make_deps())
+    assert out["answer"] == NOT_IN_DOCUMENTS
+    assert out["notes"][-1] == (
+        "Model-only guess (not from your documents): John Smith was the mayor."
+    )
+
+
+def test_without_any_candidate_there_is_no_guess_to_show():
+    state = _guess_state(candidates=[], degraded=[])
+    out = finalize(state, make_runtime(Context(model_guess=True)), make_deps())
+    assert out["answer"] == NOT_IN_DOCUMENTS and out["notes"] == []
+
+
+def test_the_reader_saying_not_found_abstains_even_with_evidence():
+    strip = {**kept("a", "p", 0.9), "text": "Brackwater is a town."}
+    state = _guess_state(
+        strips=[strip],
+        candidates=[{"text": "NOT FOUND", "strip_hashes": ["a"], "support": "full"}],
+        degraded=[],
+    )
+    out = finalize(state, make_runtime(Context(model_guess=True)), make_deps())
+    assert out["answer"] == NOT_IN_DOCUMENTS and out["citations"] == []
+    assert out["notes"] == []  # "NOT FOUND" is no guess
+
+
+def test_should_abstain():
+    strip = kept("a", "p", 0.2)
+    supported = {"text": "Paris.", "strip_hashes": ["a"], "support": "full"}
+    unsupported = {**supported, "support": "none"}
+    retrieved = {"retrievals": 1}
+    assert not should_abstain(retrieved, supported, [strip], Context())
+    assert should_abstain(retrieved, supported, [], Context())  # no evidence
+    assert should_abstain(retrieved, None, [strip], Context())  # no candidate
+    assert should_abstain(retrieved, {**supported, "text": "not found."}, [strip], Context())
+    assert should_abstain(retrieved, supported, [strip], Context(abstain_below=0.5))
+    assert not should_abstain(retrieved, unsupported, [strip], Context())
+    assert should_abstain(retrieved, unsupported, [strip], Context(support_filter=True))
+    assert should_abstain({"web_searched": True}, supported, [], Context())
+    assert not should_abstain({}, supported, [], Context())  # route A: no retrieval
+    assert not should_abstain(retrieved, supported, [], Context(abstain=False))
+
+
+def test_generate_asks_llama_cpp_for_logprobs():
     from tests.fakes import llamacpp_with
 
-    model = llamacpp_with(lambda request: ("Paris.", None))
+    model = llamacpp_with(lambda request: ("Paris.", [{"token": "Paris.", "logprob": -0.5}]))
+    out = generate({"standalone_question": "q"}, make_runtime(), make_deps(generator=model))
+    request = model.engine._server.requests[0]
+    assert request["logprobs"] is True and out["candidates"][0]["logprob"] == -0.5
     generate(
-        {"standalone_question": "q", "route": "A"},
-        make_runtime(Context(repeat_penalty=1.2)),
+        {"standalone_question": "q"},
+        make_runtime(Context(use_logprobs=False)),
         make_deps(generator=model),
     )
-    request = model.engine._server.requests[0]
-    assert request["repeat_penalty"] == 1.2 and request["logprobs"] is True
+    assert not model.engine._server.requests[1].get("logprobs")
+
+
+def test_the_answer_model_is_built_with_the_context_repeat_penalty(monkeypatch):
+    import graphs.deps as deps_module
+    from graphs.deps import Deps
+
+    built = []
+    monkeypatch.setattr(deps_module, "_chat_model", lambda *args: built.append(args) or "model")
+    context = Context(generator_model="smollm2", rewriter_model="qwen", repeat_penalty=1.2)
+    assert Deps().generator_for(context) == Deps().rewriter_for(context) == "model"
+    assert built == [("smollm2", 1.2), ("qwen",)]  # only answers are penalised for repeats

@@ -2,7 +2,8 @@ import pytest
 
 from graphs.context import Context
 from nodes.ircot_step import first_sentence, ircot_step, read_answer
-from tests.fakes import make_deps, make_runtime, rule_model
+from prompts.ircot import IRCOT_DEMOS
+from tests.fakes import make_deps, make_runtime, passage, rule_model
 
 
 @pytest.mark.parametrize(
@@ -19,7 +20,7 @@ def test_read_answer(sentence, answer):
 
 
 def test_first_sentence_keeps_one_sentence():
-    assert first_sentence("\n A is B. Then C is D.\nMore") == "A is B."
+    assert first_sentence("\n Ann is Bob's aunt. Then Cy is Dan's.\nMore") == "Ann is Bob's aunt."
     assert first_sentence("no stop at all") == "no stop at all"
 
 
@@ -39,8 +40,11 @@ def test_step_at_the_cap_records_why():
     state = {"standalone_question": "q", "reasoning": [], "ircot_steps": 2, "strips": []}
     events = []
     out = ircot_step(state, make_runtime(Context(ircot_max_steps=3), events), deps)
-    assert "cap of 3 steps" in out["stop_reason"]
+    assert out["ircot_done"].startswith("IRCoT reached its cap of 3 steps")
     assert [e["type"] for e in events] == ["ircot_step", "cap_reached"]
+    assert events[1]["reason"] == out["ircot_done"] and events[1]["limit"] == 3
+    below = ircot_step({**state, "ircot_steps": 1}, make_runtime(Context(ircot_max_steps=3)), deps)
+    assert below["ircot_done"] is None
 
 
 def test_empty_replies_are_retried_then_recorded():
@@ -53,3 +57,82 @@ def test_empty_replies_are_retried_then_recorded():
     )
     assert len(generator.calls) == 2
     assert events[0]["type"] == "fallback" and "reasoning" not in out
+    assert out["ircot_done"] == "no new fact: answering from what was found"
+
+
+def test_the_prompt_shows_worked_demonstrations_first():
+    generator = rule_model(default="Jane Roe wrote it.")
+    state = {"standalone_question": "Who wrote it?", "reasoning": ["It is a novel."]}
+    ircot_step(state, make_runtime(), make_deps(generator=generator))
+    prompt = generator.calls[0][1]
+    real = prompt.rindex("Question: Who wrote it?")
+    for demo, reply in IRCOT_DEMOS:
+        assert prompt.index(demo) < prompt.index(reply) < real
+    assert prompt.rindex("It is a novel.") > real  # the chain so far follows the question
+
+
+def test_a_repeated_sentence_is_rejected():
+    generator = rule_model(default="Jane Roe wrote the novel.")
+    state = {
+        "standalone_question": "Who wrote the novel?",
+        "reasoning": ["Jane  Roe wrote the novel"],  # the same, but for spacing and the stop
+        "ircot_steps": 1,
+    }
+    events = []
+    out = ircot_step(
+        state, make_runtime(Context(judge_attempts=2), events), make_deps(generator=generator)
+    )
+    assert len(generator.calls) == 2  # retried, then given up
+    assert "reasoning" not in out and "search_query" not in out
+    assert [e["type"] for e in events] == ["fallback", "ircot_step"]
+    assert events[1]["sentence"] == "" and out["ircot_done"].startswith("no new fact")
+
+
+def _after_a_step(sentence: str, *, found_new: bool) -> dict:
+    """Run the second step, after a retrieval that found a new passage or nothing new."""
+    state = {
+        "standalone_question": "Who wrote the novel?",
+        "reasoning": ["Jane Roe wrote the novel."],
+        "ircot_steps": 1,
+        "retrievals": 2,
+        "passages": [passage("The novel.", score=0.1), passage("Jane Roe.", score=0.2)],
+    }
+    if found_new:
+        state["passages"].append({**passage("Jane Roe lived in Leeds."), "step": 1})
+    return ircot_step(state, make_runtime(), make_deps(generator=rule_model(default=sentence)))
+
+
+def test_a_step_that_finds_and_says_nothing_new_ends_the_loop():
+    out = _after_a_step("The novel was by Jane Roe.", found_new=False)
+    assert out["ircot_done"] == "nothing new retrieved or said: answering from what was found"
+    assert out["reasoning"][-1] == "The novel was by Jane Roe."
+    assert _after_a_step("The novel was by Jane Roe.", found_new=True)["ircot_done"] is None
+    assert _after_a_step("Jane Roe was born in Leeds.", found_new=False)["ircot_done"] is None
+
+
+def test_an_answer_ends_the_loop():
+    out = _after_a_step("So the answer is: Jane Roe.", found_new=True)
+    assert out["ircot_answer"] == "Jane Roe"
+    assert out["ircot_done"] == "the reasoning reached an answer"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<passage id="3" title="Glassmere">The lighthouse was designed by Orla Fenwick.</passage>',
+        '<passage id="3" title="Glassmere">\nThe lighthouse was designed by Orla Fenwick.',
+        "Reasoning: <b>The lighthouse</b> was designed by Orla Fenwick. More.",
+    ],
+)
+def test_markup_never_reaches_the_search_query(reply):
+    out = ircot_step(
+        {"standalone_question": "Who designed the lighthouse?", "strips": []},
+        make_runtime(),
+        make_deps(generator=rule_model(default=reply)),
+    )
+    assert out["search_query"] == "The lighthouse was designed by Orla Fenwick."
+    assert out["reasoning"] == [out["search_query"]]
+
+
+def test_a_reply_of_markup_alone_gives_no_sentence():
+    assert first_sentence('<passage id="3" title="x">\n</passage>') == ""

@@ -4,8 +4,13 @@ from langchain_core.messages import AIMessage, HumanMessage
 from graphs.context import Context
 from graphs.validation import InvalidQuestionError
 from nodes.classify_complexity import classify_complexity
-from nodes.condense_question import condense_question
-from nodes.rewrite_query import parse_keywords, rewrite_query
+from nodes.condense_question import condense_question, keeps_intent, template_question
+from nodes.rewrite_query import (
+    parse_keywords,
+    rewrite_for_retrieval,
+    rewrite_query,
+    within_question,
+)
 from tests.fakes import FakeClassifier, JunkJudge, make_deps, make_runtime, rule_model
 
 
@@ -25,12 +30,14 @@ def test_parse_keywords_keeps_at_most_three(reply, keywords):
 
 def test_rewrite_for_web_and_for_retry():
     deps = make_deps(rewriter=rule_model(default="Henry Feilden, occupation, army, extra"))
-    state = {"standalone_question": "What is Henry Feilden's occupation?"}
-    out = rewrite_query(state, make_runtime(), deps)
+    state = {"standalone_question": "What is Henry Feilden's occupation in the army?"}
+    events = []
+    out = rewrite_query(state, make_runtime(events=events), deps)
     assert out["search_query"] == "Henry Feilden, occupation, army"
-    assert out["rewrite_purpose"] == "web"
-    retry = rewrite_query({**state, "retry_action": "rewrite"}, make_runtime(), deps)
-    assert retry["rewrite_purpose"] == "retrieve" and retry["retry_action"] is None
+    retry = rewrite_for_retrieval(state, make_runtime(events=events), deps)
+    assert retry["search_query"] == out["search_query"]
+    assert [(e["purpose"], e["note"]) for e in events] == [("web", None), ("retrieve", None)]
+    assert "retry" not in retry  # reflect's decision is not the rewriter's to clear
 
 
 def test_rewrite_falls_back_to_the_question():
@@ -41,6 +48,39 @@ def test_rewrite_falls_back_to_the_question():
     )
     assert out["search_query"] == "Who?"
     assert [e["type"] for e in events] == ["fallback", "rewrite"]
+    assert events[0]["problem"] == "invalid output: None" and out["degraded"] == []
+
+
+@pytest.mark.parametrize(
+    ("keywords", "accepted"),
+    [
+        ("Glassmere Lighthouse, completed", True),
+        ("glassmere lighthouses, COMPLETED", True),  # case and plural do not matter
+        ("Glassmere Lighthouse, completed 1924", False),  # an invented year
+        ("Glassmere Lighthouse, Southampton", False),  # an invented place
+        ("", False),
+        (None, False),
+    ],
+)
+def test_within_question(keywords, accepted):
+    question = "When was the Glassmere Lighthouse completed?"
+    assert within_question(keywords, question) is accepted
+
+
+def test_invented_facts_are_rejected_and_the_user_is_told():
+    events = []
+    rewriter = rule_model(default="Glassmere Lighthouse, completed in 1924")
+    state = {"standalone_question": "When was the Glassmere Lighthouse completed?"}
+    out = rewrite_query(
+        state, make_runtime(Context(judge_attempts=2), events), make_deps(rewriter=rewriter)
+    )
+    assert len(rewriter.calls) == 2
+    assert out["search_query"] == "Glassmere Lighthouse, completed"
+    assert "1924" not in out["search_query"]
+    assert events[0]["type"] == "fallback" and "1924" in events[0]["problem"]
+    assert events[-1]["type"] == "rewrite"
+    assert events[-1]["note"] == "kept the question's own keywords"
+    assert out["events"] == events
 
 
 def test_forced_route_skips_the_classifier():
@@ -87,8 +127,107 @@ def test_condense_uses_history_for_follow_ups():
     ]
     out = condense_question({"messages": history}, make_runtime(), make_deps(rewriter=rewriter))
     assert out["standalone_question"] == "When was Ada Lovelace born?"
+    assert out["search_query"] == out["standalone_question"]
     assert out["messages"] == []  # the question is already the last message
     assert "Who was Ada Lovelace?" in rewriter.calls[0][1]
+    assert out["events"].value[-1]["condensed"] == "model"
+
+
+CURIE = [
+    HumanMessage("Who was Marie Curie?"),
+    AIMessage("Marie Curie was a physicist born in Warsaw who won two Nobel prizes."),
+]
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "kept"),
+    [
+        ("Where was Marie Curie born?", True),
+        ("where was marie curie born", True),  # a question word is enough without "?"
+        ("Marie Curie was a physicist born in Warsaw who won two Nobel prizes.", False),
+        ("Was Marie Curie a physicist born in Warsaw who won two Nobel prizes?", False),
+        ("Who was Marie Curie?", False),  # lost the new turn's intent ("born")
+        ("", False),
+        ("Where was Marie Curie born? " + "x" * 400, False),
+    ],
+)
+def test_keeps_intent(rewrite, kept):
+    answer = CURIE[1].text
+    assert keeps_intent(rewrite, turn="Where was she born?", previous_answer=answer) is kept
+
+
+TEMPLATE = "Where was she born? (context: Who was Marie Curie?)"
+
+
+def test_template_question_keeps_the_turn_with_the_previous_question_as_context():
+    assert template_question("Where was she born?", "Who was Marie Curie?") == TEMPLATE
+    assert template_question("Where?", "  ") == "Where?"
+
+
+def test_follow_up_copying_the_previous_answer_falls_back_to_the_template():
+    rewriter = rule_model(default=CURIE[1].text)  # a small model's usual failure
+    history = [*CURIE, HumanMessage("Where was she born?")]
+    events = []
+    out = condense_question(
+        {"messages": history},
+        make_runtime(Context(judge_attempts=2), events),
+        make_deps(rewriter=rewriter),
+    )
+    assert out["standalone_question"] == TEMPLATE
+    assert len(rewriter.calls) == 2
+    assert [e["type"] for e in events] == ["fallback", "question"]
+    assert events[-1]["condensed"] == "template" and events[-1]["question"] == "Where was she born?"
+    assert out["degraded"].value == []  # the model answered, badly: the run is not degraded
+
+
+def test_the_template_uses_the_previous_turn_as_it_was_understood():
+    history = [
+        HumanMessage("Who was Marie Curie?"),
+        AIMessage("A physicist."),
+        HumanMessage("Where was she born?"),
+        AIMessage("In Warsaw."),
+        HumanMessage("When did she die?"),
+    ]
+    state = {"messages": history, "standalone_question": "Where was Marie Curie born?"}
+    out = condense_question(state, make_runtime(), make_deps(rewriter=rule_model(default="")))
+    assert out["standalone_question"] == "When did she die? (context: Where was Marie Curie born?)"
+
+
+def test_follow_up_with_a_good_rewrite_keeps_it():
+    rewriter = rule_model(default="Standalone question: Where was Marie Curie born?")
+    history = [*CURIE, HumanMessage("Where was she born?")]
+    events = []
+    out = condense_question(
+        {"messages": history}, make_runtime(events=events), make_deps(rewriter=rewriter)
+    )
+    assert out["standalone_question"] == "Where was Marie Curie born?"
+    assert [e["type"] for e in events] == ["question"] and events[0]["condensed"] == "model"
+
+
+def test_follow_up_without_a_rewriter_degrades_to_the_template():
+    from graphs.deps import JudgeUnavailableError
+
+    class Missing:
+        def rewriter_for(self, context):
+            raise JudgeUnavailableError("no rewriter model installed")
+
+    history = [*CURIE, HumanMessage("Where was she born?")]
+    out = condense_question({"messages": history}, make_runtime(), Missing())
+    assert out["standalone_question"] == TEMPLATE
+    assert out["degraded"].value == ["no rewriter model installed"]
+
+
+def test_condense_off_keeps_the_turn_as_asked():
+    rewriter = rule_model(default="Where was Marie Curie born?")
+    history = [*CURIE, HumanMessage("Where was she born?")]
+    events = []
+    out = condense_question(
+        {"messages": history},
+        make_runtime(Context(condense_history=False), events),
+        make_deps(rewriter=rewriter),
+    )
+    assert out["standalone_question"] == "Where was she born?" and rewriter.calls == []
+    assert events[0]["condensed"] == "off"
 
 
 def test_condense_refuses_a_missing_question():
@@ -105,4 +244,5 @@ def test_copied_example_keywords_are_rejected_for_names_from_the_question():
     )
     assert len(rewriter.calls) == 2
     assert out["search_query"] == "David Seville, Alvin, Chipmunks"
-    assert events[0]["type"] == "fallback" and events[0]["used"] == out["search_query"]
+    assert events[0]["type"] == "fallback" and events[0]["used"] == "the question's own keywords"
+    assert events[-1]["query"] == out["search_query"]

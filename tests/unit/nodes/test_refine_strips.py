@@ -61,12 +61,34 @@ def test_threshold_is_inclusive():
 
 def test_incorrect_drops_local_passages_but_keeps_web():
     state = {
-        "route": "B",
         "crag_action": "Incorrect",
         "passages": [passage("local text"), passage("web text", origin="web")],
     }
     assert [p["origin"] for p in usable_passages(state)] == ["web"]
-    assert len(usable_passages({**state, "route": "C"})) == 2
+    assert len(usable_passages({**state, "crag_action": "Ambiguous"})) == 2
+    assert len(usable_passages({**state, "crag_action": None})) == 2  # IRCoT: no CRAG action
+
+
+def test_web_strips_are_scored_strip_by_strip_and_labelled_by_url():
+    state = {
+        "standalone_question": "q",
+        "crag_action": "Incorrect",
+        "passages": [passage("Paris is large. Lyon is small.", score=None, origin="web")],
+    }
+    events = []
+    out = refine_strips(
+        state,
+        make_runtime(Context(strip_sentences=1, strip_threshold=0.0), events),
+        make_deps(evaluator=KeywordEvaluator(("Paris",))),
+    )
+    assert [(s["text"], s["score"], s["kept"]) for s in out["strips"]] == [
+        ("Paris is large.", 0.9, True),
+        ("Lyon is small.", -0.9, False),
+    ]
+    assert [(v["label"], v["kept"]) for v in events[-1]["strips"]] == [
+        ("https://x.org/p", True),
+        ("https://x.org/p", False),
+    ]
 
 
 def test_node_scores_only_new_strips():

@@ -1,7 +1,7 @@
 import math
 
 from graphs.context import Context
-from nodes.reflect import rank_candidates, reflect
+from nodes.reflect import RETRY_STEPS, rank_candidates, reflect
 from tests.fakes import FixedSupport, FixedUsefulness, JunkJudge, make_deps, make_runtime
 
 
@@ -86,19 +86,32 @@ def test_reflect_critiques_and_retries_unsupported():
     critique = out["candidates"][0]
     assert critique["is_rel"] == round(((0.8 + 1) / 2 + (0.2 + 1) / 2) / 2, 4)
     assert critique["support"] == "none" and critique["is_use"] == 1.0
-    assert out["retry_action"] == "regenerate" and out["retries"] == 1
+    assert out["retry"] == "regenerate" and out["retries"] == 1
     assert [e["type"] for e in events] == ["critique", "retry"]
+    assert events[1]["action"] == "regenerate"
+    rewrite = reflect(
+        state_with(["Lyon"]), make_runtime(Context(max_retries=1, retry_action="rewrite")), deps
+    )
+    assert rewrite["retry"] == "rewrite"
     capped = reflect(
         {**state_with(["Lyon"]), "retries": 1}, make_runtime(Context(max_retries=1)), deps
     )
-    assert capped["retry_action"] is None and "cap reached" in capped["stop_reason"]
+    assert capped["retry"] is None and "cap reached" in capped["stop_reason"]
+    assert "retries" not in capped
+
+
+def test_no_retry_without_room_for_one():
+    deps = make_deps(support=FixedSupport(needle="Paris", otherwise="none"))
+    state = {**state_with(["Lyon"]), "remaining_steps": RETRY_STEPS}
+    out = reflect(state, make_runtime(Context(max_retries=3)), deps)
+    assert out["retry"] is None and "cap reached" in out["stop_reason"]
 
 
 def test_reflect_accepts_a_supported_answer():
     deps = make_deps(support=FixedSupport(needle="Paris"))
     out = reflect(state_with(["Lyon", "Paris"]), make_runtime(), deps)
     assert out["candidates"][0]["text"] == "Paris"
-    assert out["retry_action"] is None and "stop_reason" not in out
+    assert out["retry"] is None and "stop_reason" not in out
 
 
 def test_junk_critics_fall_back():
