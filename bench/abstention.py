@@ -40,9 +40,7 @@ def retrieve_by_overlap(question: str, pool: Sequence[BenchPassage], k: int = 4)
 
 def best_strip_scores(evaluator: object, question: str, passages: Sequence[str]) -> float:
     """Return the best evaluator score over the passages' two-sentence strips."""
-    strips = [
-        s for p in passages for s in split_strips(p, mode="sentences", sentences=2, words=40)
-    ]
+    strips = [s for p in passages for s in split_strips(p, mode="sentences", sentences=2, words=40)]
     scores = evaluator.score(question, strips) if strips else [-1.0]  # type: ignore[attr-defined]
     return max(float(s) for s in scores)
 

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.server.security import SecurityHeadersMiddleware
-from graphs.events import EXAMPLE_EVENTS
+from graphs.event_examples import EXAMPLE_EVENTS
 
 STATIC_DIR = Path(__file__).resolve().parents[3] / "app" / "static"
 ABSOLUTE = "/home/me/docs/harbour.md"
