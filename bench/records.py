@@ -30,6 +30,8 @@ class Outcome:
     crag_action: str | None = None
     abstained: bool = False
     """The graph said the documents do not hold the answer."""
+    best_score: float | None = None
+    """The evaluator's best score on the first graded retrieval (what CRAG's action reads)."""
     llm_calls: int = 0
     retrieval_calls: int = 0
     """Local retrievals plus web searches: the "steps" of Adaptive-RAG's Table 1."""

@@ -74,12 +74,13 @@ class UsageCounter(BaseCallbackHandler):
 def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outcome:
     """Read the prediction, route, CRAG action and retrieval counts from a finished run."""
     events = events or list(state.get("events") or [])
-    actions = [e["action"] for e in events if e.get("type") == "crag_action"]
+    actions = [e for e in events if e.get("type") == "crag_action"]
     webs = sum(e.get("type") == "web_results" for e in events)
     return Outcome(
         prediction=str(state.get("answer") or "").strip(),
         route=state.get("route"),
-        crag_action=actions[0] if actions else state.get("crag_action"),
+        crag_action=actions[0]["action"] if actions else state.get("crag_action"),
+        best_score=actions[0].get("best") if actions else None,
         abstained=bool(state.get("abstained")),
         retrieval_calls=int(state.get("retrievals") or 0) + webs,
         web_searches=webs,

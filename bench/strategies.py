@@ -39,6 +39,25 @@ STRATEGIES: dict[str, dict[str, Any]] = {
     "self-crag": {"route": "B", "reflect": True},
     "adaptive": {"route": "auto", **_PLAIN},
     "acrag": {"route": "auto", "reflect": True},
+    # CRAG with its action forced, to choose thresholds by answer accuracy (bench.crag_sweep):
+    "crag-correct": {
+        "route": "B",
+        "reflect": False,
+        "upper_threshold": -1.0,
+        "lower_threshold": -1.0,
+    },
+    "crag-incorrect": {
+        "route": "B",
+        "reflect": False,
+        "upper_threshold": 1.0,
+        "lower_threshold": 1.0,
+    },
+    "crag-ambiguous": {
+        "route": "B",
+        "reflect": False,
+        "upper_threshold": 1.0,
+        "lower_threshold": -1.0,
+    },
 }
 """Context overrides per runnable strategy; `acrag` is the full graph (routes, CRAG, reflection)."""
 
@@ -50,6 +69,9 @@ DESCRIPTIONS = {
     "self-crag": "CRAG plus Self-RAG reflection",
     "adaptive": "the complexity classifier picks A, B or C (plain retrieval)",
     "acrag": "the full graph: classifier, CRAG and reflection",
+    "crag-correct": "CRAG forced Correct: refined local strips only",
+    "crag-incorrect": "CRAG forced Incorrect: keyword rewrite and web results only",
+    "crag-ambiguous": "CRAG forced Ambiguous: local strips plus web results",
     ORACLE: "per question, the simplest of A/B/C that answered correctly in this run",
 }
 

@@ -1,0 +1,114 @@
+"""Choose CRAG's thresholds by answer accuracy: a sweep over one run's forced-action records.
+
+Run `acrag eval` with the strategies `crag-correct`, `crag-incorrect` and `crag-ambiguous`:
+each question is answered under every action's evidence (refined local strips, web results,
+both), and each record keeps the evaluator's best score on the retrieval. CRAG's action
+depends only on that score (Correct if it reaches `upper`, Incorrect if it is below `lower`),
+so any pair of thresholds can be replayed offline: per pair, the action mix, Acc and tokens.
+
+    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl
+"""
+
+import argparse
+import itertools
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.records import Record, read_records
+
+__all__ = ["Point", "main", "sweep"]
+
+_FORCED = {"Correct": "crag-correct", "Incorrect": "crag-incorrect", "Ambiguous": "crag-ambiguous"}
+_GRID = (-0.9, -0.7, -0.5, -0.3, -0.13, 0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97)
+
+
+@dataclass(frozen=True)
+class Point:
+    """The outcome of one pair of thresholds over the questions."""
+
+    upper: float
+    lower: float
+    acc: float
+    tokens: float
+    correct: float
+    """Share of questions that go Correct."""
+    incorrect: float
+
+
+def _by_question(records: Sequence[Record]) -> dict[tuple[str, str], dict[str, Record]]:
+    grouped: dict[tuple[str, str], dict[str, Record]] = defaultdict(dict)
+    for record in records:
+        if record.error is None and record.strategy in _FORCED.values():
+            grouped[record.dataset, record.id][record.strategy] = record
+    return {k: v for k, v in grouped.items() if len(v) == len(_FORCED)}
+
+
+def _action(score: float | None, upper: float, lower: float) -> str:
+    if score is not None and score >= upper:
+        return "Correct"
+    return "Incorrect" if score is None or score < lower else "Ambiguous"
+
+
+def sweep(records: Sequence[Record]) -> list[Point]:
+    """Return every threshold pair on the grid (lower <= upper) with its Acc and cost."""
+    questions = list(_by_question(records).values())
+    points = []
+    for upper, lower in itertools.product(_GRID, _GRID):
+        if lower > upper or not questions:
+            continue
+        chosen = []
+        for forced in questions:
+            score = forced["crag-correct"].best_score
+            chosen.append(forced[_FORCED[_action(score, upper, lower)]])
+        count = len(chosen)
+        points.append(
+            Point(
+                upper=upper,
+                lower=lower,
+                acc=100 * sum(r.acc for r in chosen) / count,
+                tokens=sum(r.prompt_tokens + r.generated_tokens for r in chosen) / count,
+                correct=sum(r.strategy == "crag-correct" for r in chosen) / count,
+                incorrect=sum(r.strategy == "crag-incorrect" for r in chosen) / count,
+            )
+        )
+    return points
+
+
+def frontier(points: Sequence[Point]) -> list[Point]:
+    """Return the points no other point beats on both Acc and tokens, cheapest first."""
+    best: list[Point] = []
+    for point in sorted(points, key=lambda p: (p.tokens, -p.acc)):
+        if not best or point.acc > best[-1].acc:
+            best.append(point)
+    return best
+
+
+def table(points: Sequence[Point]) -> str:
+    """Return a Markdown table of threshold pairs."""
+    rows = [
+        "| upper | lower | Acc | tokens | Correct | Incorrect |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    rows += [
+        f"| {p.upper:+.2f} | {p.lower:+.2f} | {p.acc:.1f} | {p.tokens:.0f} | "
+        f"{p.correct:.0%} | {p.incorrect:.0%} |"
+        for p in points
+    ]
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the frontier of threshold pairs for a records file, per dataset and overall."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", type=Path, help="records.jsonl of a forced-action run")
+    args = parser.parse_args(argv)
+    records = list(read_records(args.records).values())
+    print(f"{len(_by_question(records))} questions with all three actions\n")  # noqa: T201
+    print(table(frontier(sweep(records))))  # noqa: T201 - CLI output
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
