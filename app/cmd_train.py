@@ -1,18 +1,40 @@
-"""`acrag train evaluator|classifier|labels`: reproduce the learned judges' artifacts."""
+"""`acrag train evaluator|classifier|labels`: reproduce the learned judges' artifacts.
+
+Training writes a new artifact folder in the user's data directory unless told otherwise; the
+committed artifacts under `models/artifacts/` are replaced only with `--overwrite`.
+"""
 
 import argparse
 import json
+import re
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["add_parser"]
+from models.errors import UserError
+
+if TYPE_CHECKING:
+    from models.training.silver import StrategyRunner
+
+__all__ = ["COMMITTED", "add_parser", "artifact_out"]
+
+COMMITTED = Path(__file__).resolve().parents[1] / "models" / "artifacts"
+"""The committed artifacts, which training never overwrites unless told."""
 
 
 def _common(parser: argparse.ArgumentParser, *, steps: int, budget: float) -> None:
     parser.add_argument(
         "--data-dir", type=Path, help="folder holding qa/*.jsonl (default: ../shared/data)"
     )
-    parser.add_argument("--out", type=Path, help="artifact folder (default: the committed one)")
+    parser.add_argument(
+        "--out", type=Path, help="artifact folder (default: a new folder in the data directory)"
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing artifact (without --out: the committed one)",
+    )
     parser.add_argument(
         "--steps", type=int, default=steps, help=f"training steps (default {steps})"
     )
@@ -26,10 +48,7 @@ def _common(parser: argparse.ArgumentParser, *, steps: int, budget: float) -> No
     )
 
 
-def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add the `train` subcommand."""
-    parser = subparsers.add_parser("train", help="train the learned judges")
-    kinds = parser.add_subparsers(title="judges", metavar="JUDGE", required=True)
+def _add_evaluator(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     evaluator = kinds.add_parser("evaluator", help="train the CRAG retrieval evaluator")
     _common(evaluator, steps=1600, budget=0)
     evaluator.add_argument(
@@ -60,18 +79,42 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--resume", type=Path, help="continue training from this artifact folder (use a new --seed)"
     )
     evaluator.set_defaults(handler=run_evaluator)
+
+
+def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     classifier = kinds.add_parser("classifier", help="train the complexity classifier")
     _common(classifier, steps=150, budget=900)
     classifier.add_argument("--labels-dir", type=Path, help="folder holding silver.train.jsonl")
+    classifier.add_argument("--labels", type=Path, help="silver-label JSONL (wins over the dir)")
+    classifier.add_argument("--reader", help="use only the labels this reader made")
     classifier.set_defaults(handler=run_classifier)
-    labels = kinds.add_parser("labels", help="run the silver-labelling strategies (slow)")
+
+
+def _add_labels(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    labels = kinds.add_parser("labels", help="silver labels from the graph's A/B/C routes (slow)")
     labels.add_argument("--data-dir", type=Path, help="folder holding qa/*.jsonl")
     labels.add_argument("--split", default="train", choices=("train", "dev"))
     labels.add_argument("--per-dataset", type=int, default=10, help="questions per dataset")
+    labels.add_argument("--limit", type=int, help="label at most N new questions in this run")
     labels.add_argument("--seed", type=int, default=5)
-    labels.add_argument("--model", default="local", help="chat model spec (default: local)")
-    labels.add_argument("--out", type=Path, help="label JSONL (appended; labelled ids skipped)")
+    labels.add_argument("--model", help="reader spec (default: the graph's generator_model)")
+    labels.add_argument(
+        "--index-passages", type=int, default=20, help="passages per question index (default 20)"
+    )
+    labels.add_argument("--no-cache", action="store_true", help="do not cache LLM responses")
+    labels.add_argument(
+        "--out", type=Path, help="label JSONL (appended; labelled ids skipped; one reader a file)"
+    )
     labels.set_defaults(handler=run_labels)
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the `train` subcommand."""
+    parser = subparsers.add_parser("train", help="train the learned judges")
+    kinds = parser.add_subparsers(title="judges", metavar="JUDGE", required=True)
+    _add_evaluator(kinds)
+    _add_classifier(kinds)
+    _add_labels(kinds)
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
@@ -80,14 +123,39 @@ def _data_dir(args: argparse.Namespace) -> Path:
     return Path(args.data_dir) if args.data_dir else default_data_dir()
 
 
-def _print(manifest: dict[str, object]) -> int:
+def _home(args: argparse.Namespace) -> Path:
+    from stores.home import acrag_home
+
+    return acrag_home(getattr(args, "home", None))
+
+
+def artifact_out(kind: str, out: Path | None, *, overwrite: bool, home: Path) -> Path:
+    """Return the folder a training run of `kind` writes to.
+
+    Without `out`: the committed folder with `overwrite`, else a new timestamped folder under
+    `home/artifacts`. An existing artifact, and anything under the committed folder, is
+    replaced only with `overwrite`.
+
+    Raises:
+        UserError: The folder would replace an artifact and `overwrite` is not set.
+    """
+    if out is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        out = COMMITTED / kind if overwrite else home / "artifacts" / f"{kind}-{stamp}"
+    committed = out.resolve().is_relative_to(COMMITTED)
+    if not overwrite and (committed or (out / "manifest.json").exists()):
+        raise UserError(f"{out} holds an artifact; pass --overwrite to replace it")
+    return out
+
+
+def _print(manifest: dict[str, object], out: Path) -> int:
     sys.stdout.write(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    sys.stderr.write(f"wrote the {manifest.get('kind', 'artifact')} artifact to {out}\n")
     return 0
 
 
 def run_evaluator(args: argparse.Namespace) -> int:
     """Train the evaluator and print its manifest."""
-    from models.evaluator import ARTIFACT_DIR
     from models.training.train_evaluator import EvaluatorConfig, train_evaluator
 
     config = EvaluatorConfig(
@@ -101,33 +169,72 @@ def run_evaluator(args: argparse.Namespace) -> int:
         lora_rank=args.lora_rank,
         lr=args.lr,
     )
-    out = args.out or ARTIFACT_DIR
-    return _print(train_evaluator(_data_dir(args), out, config, calibrate=not args.no_calibrate))
+    out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=_home(args))
+    manifest = train_evaluator(_data_dir(args), out, config, calibrate=not args.no_calibrate)
+    return _print(manifest, out)
 
 
 def run_classifier(args: argparse.Namespace) -> int:
     """Train the classifier and print its manifest."""
-    from models.classifier import ARTIFACT_DIR
     from models.training.train_classifier import LABELS_DIR, ClassifierConfig, train_classifier
 
     config = ClassifierConfig(
         steps=args.steps, seed=args.seed, limit=args.limit, time_budget=args.time_budget or None
     )
-    labels_dir = args.labels_dir or LABELS_DIR
-    out = args.out or ARTIFACT_DIR
-    return _print(train_classifier(_data_dir(args), out, config, labels_dir=labels_dir))
+    labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
+    out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=_home(args))
+    manifest = train_classifier(
+        _data_dir(args), out, config, labels_file=labels, reader=args.reader
+    )
+    return _print(manifest, out)
+
+
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", spec).strip("-") or "reader"
+
+
+def _graph_runner(reader: str) -> "StrategyRunner":
+    """Return the benchmark runner over the live graph, `reader` in every model role."""
+    from bench.runner import GraphRunner
+
+    return GraphRunner(model=reader)
 
 
 def run_labels(args: argparse.Namespace) -> int:
-    """Label a seeded per-dataset subset with the three strategies, appending to a JSONL file."""
-    from models.chat import load_chat_model
-    from models.training.data import load_records, split_files
-    from models.training.silver import run_to_file, select_subset
-    from models.training.train_classifier import LABELS_DIR
+    """Label a seeded per-dataset subset with the graph's routes, appending to a JSONL file."""
+    from langchain_core.globals import get_llm_cache, set_llm_cache
 
-    records = load_records(split_files(_data_dir(args), args.split))
-    subset = select_subset(records, args.per_dataset, seed=args.seed)
-    out = args.out or LABELS_DIR / f"silver.{args.split}.jsonl"
-    added = run_to_file(subset, load_chat_model(args.model, n_ctx=4096), out)
-    sys.stdout.write(json.dumps({"labelled": added, "file": str(out)}) + "\n")
+    from bench.data import load_questions
+    from bench.llm_cache import install_llm_cache
+    from graphs import Context
+    from models.training.data import split_files
+    from models.training.silver import LabelConfig, run_to_file, select_subset
+
+    if args.limit is not None and args.limit < 1:
+        raise UserError("--limit must be at least 1")
+    home, reader = _home(args), args.model or Context().generator_model
+    pool = load_questions(split_files(_data_dir(args), args.split))
+    subset = select_subset(pool, args.per_dataset, seed=args.seed)
+    out = args.out or home / "labels" / f"silver.{args.split}.{_slug(reader)}.jsonl"
+    config = LabelConfig(
+        reader, home / "labels" / "indexes", index_passages=args.index_passages, seed=args.seed
+    )
+    previous = get_llm_cache()
+    if not args.no_cache:
+        install_llm_cache(home / "labels" / "llm_cache.sqlite")
+    try:
+        started = time.perf_counter()
+        added = run_to_file(
+            subset,
+            lambda: _graph_runner(reader),
+            out,
+            config=config,
+            pool=pool,
+            limit=args.limit,
+        )
+    finally:
+        set_llm_cache(previous)
+    seconds = round(time.perf_counter() - started, 1)
+    report = {"labelled": added, "file": str(out), "reader": reader, "seconds": seconds}
+    sys.stdout.write(json.dumps(report) + "\n")
     return 0

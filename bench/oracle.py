@@ -1,30 +1,58 @@
-"""Adaptive-RAG with an oracle classifier, read from the results of the other strategies.
+"""The oracle rule of Adaptive-RAG, and the benchmark's oracle read from the other strategies.
 
-Per question, the oracle takes the simplest of no-retrieval, single-step and IRCoT (routes A,
-B, C) that answered correctly (Acc: a gold answer occurs in the prediction). When none did,
-it takes the one with the best F1, ties going to the simpler, so its scores are an upper
-bound of what a perfect router could reach with these strategies. Nothing is run again.
+The rule (`oracle_route`) is the one place that says which of the routes A (no retrieval),
+B (single-step) and C (IRCoT) a question "should" take: the simplest that answered correctly,
+ties going to the simpler, else a fallback the caller supplies. The classifier's silver labels
+(`models.training.labels`) fall back to the dataset-bias label; the benchmark's oracle falls
+back to the strategy with the best F1 (ties to the simpler), so its scores stay an upper bound
+of what a perfect router could reach with these strategies. Nothing is run again.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 from bench.records import Record
-from bench.strategies import ORACLE, ORACLE_LADDER
+from bench.strategies import ORACLE, ORACLE_LADDER, STRATEGIES
+from models.judges import Route
 
-__all__ = ["oracle_choice", "oracle_records"]
+__all__ = ["ROUTES", "oracle_choice", "oracle_records", "oracle_route", "route_of"]
+
+ROUTES: tuple[Route, ...] = tuple(cast(Route, STRATEGIES[name]["route"]) for name in ORACLE_LADDER)
+"""Routes A, B and C, simplest first (the routes `ORACLE_LADDER`'s strategies force)."""
+
+
+def route_of(strategy: str) -> Route:
+    """Return the route (A, B or C) that an oracle-ladder strategy forces.
+
+    Raises:
+        ValueError: The strategy is not on the oracle ladder.
+    """
+    if strategy not in ORACLE_LADDER:
+        raise ValueError(f"{strategy!r} is not one of {', '.join(ORACLE_LADDER)}")
+    return ROUTES[ORACLE_LADDER.index(strategy)]
+
+
+def oracle_route(correct: Mapping[Route, bool], *, otherwise: Route) -> Route:
+    """Return the simplest route that answered correctly, else `otherwise`.
+
+    Args:
+        correct: Whether each route's answer was correct; a missing route counts as wrong.
+        otherwise: The route to take when none was correct.
+    """
+    return next((route for route in ROUTES if correct.get(route, False)), otherwise)
 
 
 def oracle_choice(results: Sequence[Record]) -> Record | None:
     """Return the record the oracle picks among one question's results (None if none apply)."""
-    by_strategy = {r.strategy: r for r in results if r.error is None}
-    ladder = [by_strategy[name] for name in ORACLE_LADDER if name in by_strategy]
+    runs = [r for r in results if r.error is None and r.strategy in ORACLE_LADDER]
+    by_route = {route_of(r.strategy): r for r in runs}
+    ladder = [by_route[route] for route in ROUTES if route in by_route]
     if not ladder:
         return None
-    correct = [r for r in ladder if r.acc > 0]
-    if correct:
-        return correct[0]
-    return max(ladder, key=lambda r: (r.f1, -ladder.index(r)))
+    best_f1 = max(ladder, key=lambda r: (r.f1, -ladder.index(r)))
+    correct = {route: record.acc > 0 for route, record in by_route.items()}
+    return by_route[oracle_route(correct, otherwise=route_of(best_f1.strategy))]
 
 
 def oracle_records(records: Iterable[Record]) -> list[Record]:

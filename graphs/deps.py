@@ -7,7 +7,7 @@ injected is built from the run's Context on first use and cached per setting.
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def make_evaluator(context: Context) -> RetrievalEvaluator:
 _stores_lock = threading.Lock()
 
 
-@cache
+@lru_cache(maxsize=8)  # bounded: a server or a labelling run may see many homes
 def _retriever(home: str | None, k: int, mode: Any, url: str | None, collection: str) -> Any:
     from stores.home import acrag_home
     from stores.retrieval import make_retriever
@@ -108,7 +108,7 @@ def _retriever(home: str | None, k: int, mode: Any, url: str | None, collection:
         )
 
 
-@cache
+@lru_cache(maxsize=8)
 def _web(backend: str, home: str | None) -> Any:
     from stores.home import acrag_home
     from stores.web import make_web_search

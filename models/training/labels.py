@@ -1,9 +1,14 @@
 """Adaptive-RAG's route labels (section 3.2): silver where a strategy succeeds, else bias.
 
-A question's silver label is the simplest strategy that answers it correctly, in the order
-A (no retrieval) < B (single-step retrieval) < C (multi-step, IRCoT); ties go to the simpler.
-Questions no strategy answers, and questions no strategy was run on, take the dataset-bias
-label: B for single-hop datasets, C for multi-hop ones.
+A question's silver label comes from the one oracle rule (`bench.oracle.oracle_route`): the
+simplest of A (no retrieval) < B (single-step) < C (IRCoT) that answered correctly, ties going
+to the simpler. Questions no strategy answers, and questions no strategy was run on, take the
+dataset-bias label: B for single-hop datasets, C for multi-hop ones.
+
+Label files are JSONL, one row per question with `correct: {route: bool}` and the `reader`
+(chat model spec) that answered; rows written before readers were recorded have none. A file
+that mixes readers is refused unless one reader is chosen, so labels from different readers
+never train one classifier silently.
 """
 
 import json
@@ -11,29 +16,21 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from bench.oracle import ROUTES, oracle_route
+from models.errors import UserError
 from models.judges import Route
 
 __all__ = [
     "ROUTES",
     "LabelSource",
     "bias_label",
+    "question_label",
     "read_label_file",
+    "readers_in",
     "route_labels",
-    "silver_label",
 ]
 
-ROUTES: tuple[Route, Route, Route] = ("A", "B", "C")
-"""Routes from simplest to most expensive."""
-
 LabelSource = Literal["silver", "bias"]
-
-
-def silver_label(correct: Mapping[Route, bool]) -> Route | None:
-    """Return the simplest route marked correct, or None when none is."""
-    for route in ROUTES:
-        if correct.get(route, False):
-            return route
-    return None
 
 
 def bias_label(hop: str) -> Route:
@@ -43,30 +40,46 @@ def bias_label(hop: str) -> Route:
     return "B" if hop == "single" else "C"
 
 
-def read_label_file(path: Path) -> dict[str, dict[str, Any]]:
-    """Read a silver-label JSONL file (one runner record per line) keyed by question id."""
+def question_label(correct: Mapping[Route, bool], hop: str) -> tuple[Route, LabelSource]:
+    """Return a question's label and where it comes from, given each route's correctness."""
+    source: LabelSource = "silver" if any(correct.get(r, False) for r in ROUTES) else "bias"
+    return oracle_route(correct, otherwise=bias_label(hop)), source
+
+
+def readers_in(rows: Iterable[Mapping[str, Any]]) -> set[str | None]:
+    """Return the reader specs that made `rows` (None for rows that predate the field)."""
+    return {row.get("reader") for row in rows}
+
+
+def read_label_file(path: Path, *, reader: str | None = None) -> dict[str, dict[str, Any]]:
+    """Read a silver-label JSONL file keyed by question id, optionally one reader's rows only.
+
+    Raises:
+        UserError: The file mixes readers and none was chosen.
+    """
     if not path.is_file():
         return {}
     with path.open(encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
+    if reader is not None:
+        rows = [row for row in rows if row.get("reader") == reader]
+    elif len(readers := readers_in(rows)) > 1:
+        names = ", ".join(sorted(str(r) for r in readers))
+        raise UserError(f"{path} mixes labels from several readers ({names}); choose one")
     return {row["id"]: row for row in rows}
 
 
 def route_labels(
     records: Iterable[Mapping[str, Any]], silver: Mapping[str, Mapping[str, Any]]
 ) -> list[tuple[Route, LabelSource]]:
-    """Label each record: silver from the runner's `correct` map if it answers, else bias.
+    """Label each record: silver from the label row's `correct` map if any is, else bias.
 
     Args:
         records: Questions in the shared schema (`id`, `hop` are used).
-        silver: Runner rows keyed by question id; each has `correct: {route: bool}`.
+        silver: Label rows keyed by question id; each has `correct: {route: bool}`.
     """
     labels: list[tuple[Route, LabelSource]] = []
     for record in records:
         row = silver.get(record["id"])
-        label = silver_label(row["correct"]) if row else None
-        if label is None:
-            labels.append((bias_label(record["hop"]), "bias"))
-        else:
-            labels.append((label, "silver"))
+        labels.append(question_label(row["correct"] if row else {}, record["hop"]))
     return labels

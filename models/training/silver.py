@@ -1,188 +1,207 @@
-"""The silver-labelling runner: no-retrieval, single-step and IRCoT answers per question.
+"""Silver labels for the complexity classifier, made by the graph's own strategies.
 
-This is a deliberately small, self-contained runner used only to label training questions
-for the complexity classifier (Adaptive-RAG section 3.2); it is not the acrag graph. Each
-strategy sees only the question's own passages, ranked by BM25:
+Adaptive-RAG (section 3.2) labels a training question by running every strategy the classifier
+chooses between and taking the simplest that answers correctly. Here those strategies are the
+benchmark's (`bench.strategies`: `no-retrieval`, `single`, `ircot`, i.e. routes A, B, C) run
+through the benchmark runner (`bench.runner.GraphRunner`), so the labels come from the very
+routes the classifier picks. Each question gets an index of its own, built and cached as the
+benchmark builds its indexes (`bench.corpus`): the question's passages plus, as the benchmark's
+shared index does, other questions' passages of the same dataset as distractors, until it
+holds `index_passages`. A strategy is correct when a gold answer occurs in its prediction (the
+benchmark's Acc); the label follows the one oracle rule (`models.training.labels`).
 
-- A: the model answers from the question alone.
-- B: the model answers from the top `k` passages for the question.
-- C (IRCoT): start from the top `k_step` passages; repeatedly generate one reasoning sentence,
-  stop when it says "answer is", otherwise retrieve `k_step` more passages with that sentence
-  as the query (at most `max_passages`), for at most `max_steps` sentences; the answer is read
-  after "answer is", or asked for with every passage and sentence when the cap is reached.
-
-A strategy is correct when a gold answer occurs in its prediction (`answers.answer_in`).
+Labelling is resumable: each question's row is appended to the JSONL file as soon as it is
+made, and ids already in the file are skipped. A file holds one reader's labels only.
 """
 
 import json
 import logging
-import math
 import random
-import re
-from collections import Counter
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 from tqdm.auto import tqdm
 
+from bench.corpus import Corpus, IngestFn, dedupe, prepare_home
+from bench.data import BenchPassage, Question
+from bench.oracle import route_of
+from bench.strategies import ORACLE_LADDER
+from models.errors import UserError
+from models.judges import Route
 from models.training.answers import answer_in
+from models.training.labels import question_label, readers_in
 
-__all__ = ["RunnerConfig", "bm25_rank", "label_questions", "select_subset"]
+__all__ = [
+    "Answered",
+    "LabelConfig",
+    "StrategyRunner",
+    "label_question",
+    "labelled_ids",
+    "question_corpus",
+    "run_to_file",
+    "select_subset",
+]
 
 logger = logging.getLogger(__name__)
 
-ANSWER_SYSTEM = "Answer the question with a short phrase only (a name, date or number)."
-STEP_SYSTEM = (
-    "Reason step by step about the question using the passages. Write only the next sentence "
-    "of reasoning. When you know the answer, write: So the answer is: <answer>."
-)
-_TOKEN = re.compile(r"\w+")
-_ANSWER_IS = re.compile(r"answer is:?\s*(.+)", re.IGNORECASE)
+
+class Answered(Protocol):
+    """What a strategy run returns: at least the prediction."""
+
+    @property
+    def prediction(self) -> str:
+        """Return the answer the strategy gave."""
+        ...
+
+
+class StrategyRunner(Protocol):
+    """Answers one question with one benchmark strategy against the index in `home`."""
+
+    def run(self, question: str, strategy: str, *, home: Path) -> Answered:
+        """Return the run's result."""
+        ...
 
 
 @dataclass(frozen=True)
-class RunnerConfig:
-    """Caps of the labelling runner."""
+class LabelConfig:
+    """How questions are labelled."""
 
-    k: int = 2
-    k_step: int = 2
-    max_passages: int = 6
-    max_steps: int = 3
-    passage_words: int = 80
-    answer_tokens: int = 24
-    step_tokens: int = 40
-
-
-def bm25_rank(
-    query: str, documents: Sequence[str], *, k1: float = 1.5, b: float = 0.75
-) -> list[int]:
-    """Return document indices ordered by BM25 score for `query` (best first, stable)."""
-    docs = [Counter(_TOKEN.findall(d.lower())) for d in documents]
-    average = sum(sum(d.values()) for d in docs) / max(1, len(docs))
-    frequency = Counter(term for d in docs for term in d)
-    terms = set(_TOKEN.findall(query.lower()))
-
-    def score(doc: Counter[str]) -> float:
-        size = sum(doc.values())
-        total = 0.0
-        for term in terms & doc.keys():
-            idf = math.log(1 + (len(docs) - frequency[term] + 0.5) / (frequency[term] + 0.5))
-            tf = doc[term]
-            total += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * size / max(average, 1)))
-        return total
-
-    return sorted(range(len(docs)), key=lambda i: -score(docs[i]))
+    reader: str
+    """Chat model spec that answers in every strategy (recorded in each row)."""
+    index_root: Path
+    """Where the per-question index homes are cached."""
+    index_passages: int = 20
+    """Add other questions' passages of the same dataset until an index holds this many."""
+    seed: int = 5
+    """Seed of the distractor choice."""
 
 
-def _passages_block(passages: Sequence[dict[str, Any]], words: int) -> str:
-    return "\n".join(
-        f'<passage title="{p["title"]}">{" ".join(p["text"].split()[:words])}</passage>'
-        for p in passages
-    )
+def question_corpus(
+    question: Question, pool: Sequence[Question], *, passages: int, seed: int
+) -> Corpus:
+    """Return the question's own index: its passages plus distractors up to `passages`.
+
+    Distractors are whole questions' passages from the same dataset in `pool`, in an order
+    fixed by `seed` and the question id. The offline web corpus stays empty: the plain
+    strategies never search the web.
+    """
+    others = [q for q in pool if q.dataset == question.dataset and q.id != question.id]
+    random.Random(f"{seed}:{question.id}").shuffle(others)
+    chosen = dedupe(question.passages)
+    for other in others:
+        if len(chosen) >= passages:
+            break
+        chosen = dedupe([*chosen, *(BenchPassage(p.title, p.text) for p in other.passages)])
+    return Corpus(local=tuple(chosen), web=())
 
 
-def _ask(model: BaseChatModel, system: str, user: str, max_tokens: int, stop: list[str]) -> str:
-    reply = model.invoke(
-        [SystemMessage(system), HumanMessage(user)], max_tokens=max_tokens, stop=stop
-    )
-    return str(reply.content).strip()
+def label_question(
+    question: Question, runner: StrategyRunner, *, home: Path, reader: str
+) -> dict[str, Any]:
+    """Answer `question` with routes A, B and C and return its label row."""
+    predictions: dict[Route, str] = {}
+    seconds: dict[Route, float] = {}
+    for strategy in ORACLE_LADDER:
+        started = time.perf_counter()
+        outcome = runner.run(question.question, strategy, home=home)
+        predictions[route_of(strategy)] = outcome.prediction
+        seconds[route_of(strategy)] = round(time.perf_counter() - started, 3)
+    correct = {route: answer_in(p, question.answers) for route, p in predictions.items()}
+    label, source = question_label(correct, question.hop)
+    return {
+        "id": question.id,
+        "dataset": question.dataset,
+        "hop": question.hop,
+        "question": question.question,
+        "answers": list(question.answers),
+        "reader": reader,
+        "predictions": predictions,
+        "correct": correct,
+        "label": label,
+        "source": source,
+        "seconds": seconds,
+    }
 
 
-class _Runner:
-    def __init__(self, model: BaseChatModel, config: RunnerConfig) -> None:
-        self.model, self.config = model, config
-
-    def answer(self, question: str, passages: Sequence[dict[str, Any]], notes: str = "") -> str:
-        block = _passages_block(passages, self.config.passage_words)
-        context = f"Passages:\n{block}\n\n" if passages else ""
-        reasoning = f"Reasoning: {notes}\n" if notes else ""
-        user = f"{context}{reasoning}Question: {question}\nAnswer:"
-        return _ask(self.model, ANSWER_SYSTEM, user, self.config.answer_tokens, ["\n"])
-
-    def single_step(self, question: str, passages: Sequence[dict[str, Any]]) -> str:
-        order = bm25_rank(question, [f"{p['title']} {p['text']}" for p in passages])
-        return self.answer(question, [passages[i] for i in order[: self.config.k]])
-
-    def ircot(self, question: str, passages: Sequence[dict[str, Any]]) -> tuple[str, int]:
-        texts = [f"{p['title']} {p['text']}" for p in passages]
-        chosen: list[int] = []  # in retrieval order, so successive prompts share a prefix
-        sentences: list[str] = []
-        query = question
-        for _ in range(self.config.max_steps):
-            new = [i for i in bm25_rank(query, texts) if i not in chosen][: self.config.k_step]
-            chosen.extend(new[: max(0, self.config.max_passages - len(chosen))])
-            block = _passages_block([passages[i] for i in chosen], self.config.passage_words)
-            user = (
-                f"Passages:\n{block}\n\n"
-                f"Question: {question}\nReasoning so far: {' '.join(sentences) or '(none)'}\n"
-                "Next sentence:"
-            )
-            sentence = _ask(self.model, STEP_SYSTEM, user, self.config.step_tokens, ["\n"])
-            sentence = re.split(r"(?<=[.!?])\s", sentence, maxsplit=1)[0] if sentence else ""
-            sentences.append(sentence)
-            found = _ANSWER_IS.search(sentence)
-            if found:
-                return found.group(1).strip(), len(sentences)
-            query = sentence or question
-        notes = " ".join(sentences)
-        return self.answer(question, [passages[i] for i in chosen], notes), len(sentences)
-
-
-def label_questions(
-    records: Sequence[dict[str, Any]],
-    model: BaseChatModel,
-    *,
-    config: RunnerConfig | None = None,
-) -> Iterator[dict[str, Any]]:
-    """Run the three strategies on each question and yield one label row per question."""
-    runner = _Runner(model, config or RunnerConfig())
-    for record in tqdm(records, desc="silver labels", unit="question"):
-        question, passages = record["question"], record["passages"]
-        predictions = {
-            "A": runner.answer(question, []),
-            "B": runner.single_step(question, passages),
-        }
-        predictions["C"], steps = runner.ircot(question, passages)
-        yield {
-            "id": record["id"],
-            "dataset": record["dataset"],
-            "hop": record["hop"],
-            "question": question,
-            "predictions": predictions,
-            "correct": {r: answer_in(p, record["answers"]) for r, p in predictions.items()},
-            "ircot_steps": steps,
-        }
-
-
-def select_subset(
-    records: Sequence[dict[str, Any]], per_dataset: int, *, seed: int = 0
-) -> list[dict[str, Any]]:
+def select_subset(questions: Sequence[Question], per_dataset: int, *, seed: int) -> list[Question]:
     """Pick up to `per_dataset` questions of each dataset (seeded), in a mixed order."""
     rng = random.Random(seed)
-    chosen: list[dict[str, Any]] = []
-    for dataset in sorted({r["dataset"] for r in records}):
-        group = [r for r in records if r["dataset"] == dataset]
+    chosen: list[Question] = []
+    for dataset in sorted({q.dataset for q in questions}):
+        group = [q for q in questions if q.dataset == dataset]
         chosen.extend(rng.sample(group, min(per_dataset, len(group))))
     rng.shuffle(chosen)
     return chosen
 
 
+def labelled_ids(path: Path, *, reader: str) -> set[str]:
+    """Return the ids already labelled in `path` by `reader`.
+
+    Raises:
+        UserError: The file holds labels made by another reader (or by the old runner).
+    """
+    if not path.is_file():
+        return set()
+    with path.open(encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    others = readers_in(rows) - {reader}
+    if others:
+        names = ", ".join(sorted(str(r) for r in others))
+        raise UserError(f"{path} holds labels of other readers ({names}); pass another --out")
+    return {row["id"] for row in rows}
+
+
+def _quiet_ingest(jsonl: Path, home: Path, collection: str) -> None:
+    from stores.ingest import ingest
+
+    ingest([jsonl], home=home, collection=collection, progress=False)
+
+
 def run_to_file(
-    records: Sequence[dict[str, Any]], model: BaseChatModel, path: Path, **kwargs: Any
+    questions: Sequence[Question],
+    runner: StrategyRunner | Callable[[], StrategyRunner],
+    path: Path,
+    *,
+    config: LabelConfig,
+    pool: Sequence[Question] = (),
+    limit: int | None = None,
+    ingest: IngestFn | None = None,
 ) -> int:
-    """Label the records not yet in `path`, appending one JSON line each; return how many."""
-    done: set[str] = set()
-    if path.is_file():
-        done = {json.loads(line)["id"] for line in path.read_text().splitlines() if line.strip()}
-    todo = [r for r in records if r["id"] not in done]
+    """Label the questions not yet in `path`, appending one JSON line each; return how many.
+
+    Args:
+        questions: The questions to label, in order.
+        runner: A strategy runner, or a factory called only when there is work left.
+        path: The label file (appended to; its labelled ids are skipped).
+        config: Reader, index cache and distractor settings.
+        pool: Questions whose passages may serve as distractors (default: `questions`).
+        limit: Label at most this many new questions in this call.
+        ingest: Index builder (tests pass a fake); the stores' ingestion by default.
+    """
+    done = labelled_ids(path, reader=config.reader)
+    todo = [q for q in questions if q.id not in done][:limit]
+    logger.info("%d questions to label into %s, %d already there", len(todo), path, len(done))
+    if not todo:
+        return 0
+    active = runner() if callable(runner) else runner
     path.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
     with path.open("a", encoding="utf-8") as handle:
-        for row in label_questions(todo, model, **kwargs):
+        for question in tqdm(todo, desc="silver labels", unit="question"):
+            corpus = question_corpus(
+                question, pool or questions, passages=config.index_passages, seed=config.seed
+            )
+            home = prepare_home(corpus, config.index_root, ingest=ingest or _quiet_ingest)
+            try:
+                row = label_question(question, active, home=home, reader=config.reader)
+            except Exception as error:  # noqa: BLE001 - one bad question must not stop a long run
+                logger.warning("%s not labelled (retried on the next run): %s", question.id, error)
+                continue
+            row["index_passages"] = len(corpus.local)
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             handle.flush()
-    logger.info("labelled %d questions into %s (%d already there)", len(todo), path, len(done))
-    return len(todo)
+            written += 1
+    return written

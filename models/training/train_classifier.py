@@ -1,10 +1,10 @@
 """Train Adaptive-RAG's complexity classifier on silver-plus-bias labels (section 3.2).
 
-Labels: the committed runner output `models/artifacts/labels/silver.train.jsonl` gives silver
-labels for the questions it covers (see `models.training.silver`, `models.training.labels`);
-every other training question, and every one no strategy answered, takes its dataset-bias
-label. A MiniLM sequence classifier (top layers, pooler and a 3-way head) is trained with
-cross-entropy on the question text alone.
+Labels: a silver-label file (by default the committed `models/artifacts/labels/silver.train.jsonl`;
+see `models.training.silver`, `models.training.labels`), from one reader, gives silver labels
+for the questions it covers; every other training question, and every one no strategy
+answered, takes its dataset-bias label. A MiniLM sequence classifier (top layers, pooler and
+a 3-way head) is trained with cross-entropy on the question text alone.
 """
 
 import logging
@@ -27,7 +27,7 @@ from models.training.artifact import (
 )
 from models.training.data import files_sha256, load_records, split_files
 from models.training.embed_head import embed_texts, fit_route_head, save_head
-from models.training.labels import ROUTES, read_label_file, route_labels
+from models.training.labels import ROUTES, read_label_file, readers_in, route_labels
 from models.training.loop import fine_tune
 
 __all__ = ["LABELS_DIR", "ClassifierConfig", "label_counts", "train_classifier"]
@@ -64,15 +64,28 @@ def label_counts(labels: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]
 
 
 def train_classifier(
-    data_dir: Path, out_dir: Path, config: ClassifierConfig, *, labels_dir: Path = LABELS_DIR
+    data_dir: Path,
+    out_dir: Path,
+    config: ClassifierConfig,
+    *,
+    labels_file: Path = LABELS_DIR / "silver.train.jsonl",
+    reader: str | None = None,
 ) -> dict[str, Any]:
-    """Train on `qa/*.train.jsonl` with silver-plus-bias labels, save, and return the manifest."""
+    """Train on `qa/*.train.jsonl` with silver-plus-bias labels, save, and return the manifest.
+
+    Args:
+        data_dir: Folder holding `qa/*.train.jsonl`.
+        out_dir: Artifact folder to write.
+        config: Hyper-parameters.
+        labels_file: Silver-label JSONL (`models.training.silver`); missing means bias only.
+        reader: Use only the labels this reader made (required when the file mixes readers).
+    """
     files = split_files(data_dir, "train")
     records = load_records(files)
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
-    silver_file = labels_dir / "silver.train.jsonl"
-    labels = route_labels(records, read_label_file(silver_file))
+    silver = read_label_file(labels_file, reader=reader)
+    labels = route_labels(records, silver)
     counts = label_counts(labels)
     logger.info("classifier labels: %s", counts)
     targets = [ROUTES.index(route) for route, _ in labels]
@@ -88,8 +101,9 @@ def train_classifier(
         "training_data": {
             "files": [f.name for f in files],
             "sha256": files_sha256(files),
-            "silver_labels": silver_file.name,
-            "silver_sha256": files_sha256([silver_file]) if silver_file.is_file() else None,
+            "silver_labels": labels_file.name,
+            "silver_sha256": files_sha256([labels_file]) if labels_file.is_file() else None,
+            "silver_readers": sorted(str(r) for r in readers_in(silver.values())),
             "questions": len(records),
             "label_counts": counts,
         },

@@ -3,23 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from models.training.labels import bias_label, read_label_file, route_labels, silver_label
+from models.errors import UserError
+from models.training.labels import bias_label, read_label_file, route_labels
 from models.training.train_classifier import label_counts
 
-
-@pytest.mark.parametrize(
-    ("correct", "expected"),
-    [
-        ({"A": True, "B": True, "C": True}, "A"),
-        ({"A": False, "B": True, "C": True}, "B"),
-        ({"A": True, "B": False, "C": True}, "A"),
-        ({"A": False, "B": False, "C": True}, "C"),
-        ({"A": False, "B": False, "C": False}, None),
-        ({}, None),
-    ],
-)
-def test_silver_label_is_the_simplest_correct_strategy(correct, expected) -> None:
-    assert silver_label(correct) == expected
+# The oracle rule itself (simplest correct route) is tested once: tests/unit/bench/test_oracle.py.
 
 
 def test_bias_label_follows_the_hop() -> None:
@@ -46,9 +34,25 @@ def test_route_labels_fall_back_to_dataset_bias() -> None:
     assert label_counts(labels) == {"silver": {"A": 1, "B": 1}, "bias": {"B": 1, "C": 1}}
 
 
-def test_label_file_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "silver.jsonl"
-    rows = [{"id": "x", "correct": {"A": False, "B": True, "C": True}}]
+def write(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert read_label_file(path) == {"x": rows[0]}
+    return path
+
+
+def test_label_file_round_trip(tmp_path: Path) -> None:
+    rows = [{"id": "x", "correct": {"A": False, "B": True, "C": True}}]
+    assert read_label_file(write(tmp_path / "silver.jsonl", rows)) == {"x": rows[0]}
     assert read_label_file(tmp_path / "missing.jsonl") == {}
+
+
+def test_labels_of_different_readers_are_never_mixed_silently(tmp_path: Path) -> None:
+    rows = [
+        {"id": "a", "reader": "local", "correct": {"A": True}},
+        {"id": "b", "reader": "qwen2.5-coder-0.5b", "correct": {"B": True}},
+        {"id": "c", "correct": {"C": True}},  # the old runner recorded no reader
+    ]
+    path = write(tmp_path / "mixed.jsonl", rows)
+    with pytest.raises(UserError, match="several readers"):
+        read_label_file(path)
+    assert list(read_label_file(path, reader="local")) == ["a"]
+    assert list(read_label_file(path, reader="qwen2.5-coder-0.5b")) == ["b"]
