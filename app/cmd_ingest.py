@@ -37,11 +37,29 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         default=os.environ.get(CHROMA_URL_ENV),
         help=f"Chroma server URL (default: ${CHROMA_URL_ENV}, else the embedded store)",
     )
-    parser.add_argument("--chunk-tokens", type=int, default=DEFAULT_CHUNK_TOKENS)
-    parser.add_argument("--overlap", type=int, default=DEFAULT_OVERLAP)
-    parser.add_argument("--max-file-mb", type=float, default=DEFAULT_MAX_FILE_MB)
     parser.add_argument(
-        "--batch-size", type=int, default=256, help="chunks embedded and stored per batch"
+        "--chunk-tokens",
+        type=int,
+        default=DEFAULT_CHUNK_TOKENS,
+        help=f"tokens per chunk (default: {DEFAULT_CHUNK_TOKENS})",
+    )
+    parser.add_argument(
+        "--overlap",
+        type=int,
+        default=DEFAULT_OVERLAP,
+        help=f"tokens shared by neighbouring chunks (default: {DEFAULT_OVERLAP})",
+    )
+    parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=DEFAULT_MAX_FILE_MB,
+        help=f"skip files larger than this (default: {DEFAULT_MAX_FILE_MB:g} MB)",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=256,
+        help="chunks embedded and stored per batch (default: 256)",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(handler=run)

@@ -76,21 +76,29 @@ class LlamaCppEngine:
     def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Yield the response chunks of a request as the model produces them."""
         chunks: queue.Queue[Any] = queue.Queue()
+        abandoned = threading.Event()
+
+        def deliver(chunk: Any) -> bool:
+            chunks.put(chunk)
+            return abandoned.is_set()  # True tells llama.cpp to stop generating
 
         def work() -> None:
             try:
                 with self._lock:
-                    self._server.handle_chat_completions({**request, "stream": True}, chunks.put)
+                    self._server.handle_chat_completions({**request, "stream": True}, deliver)
             except BaseException as error:  # handed to the consumer, re-raised there
                 chunks.put(_Failure(error))
             finally:
                 chunks.put(_DONE)
 
         threading.Thread(target=work, name="llamacpp-stream", daemon=True).start()
-        while (item := chunks.get()) is not _DONE:
-            if isinstance(item, _Failure):
-                raise item.error
-            yield _checked(item)
+        try:
+            while (item := chunks.get()) is not _DONE:
+                if isinstance(item, _Failure):
+                    raise item.error
+                yield _checked(item)
+        finally:  # the consumer stopped reading (a cancelled run): free the engine at once
+            abandoned.set()
 
 
 @cache

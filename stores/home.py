@@ -5,6 +5,8 @@ from pathlib import Path
 
 import platformdirs
 
+from models.errors import UserError
+
 __all__ = ["ENV_VAR", "acrag_home", "cache_dir"]
 
 ENV_VAR = "ACRAG_HOME"
@@ -15,10 +17,21 @@ def acrag_home(override: str | os.PathLike[str] | None = None) -> Path:
 
     The explicit `override` (the CLI's `--home`) wins over `$ACRAG_HOME`, which wins over the
     platform's user data directory.
+
+    Raises:
+        UserError: The directory cannot be created, or exists but is not writable (indexes
+            and threads are written there, so nothing useful could run).
     """
     chosen = override or os.environ.get(ENV_VAR) or platformdirs.user_data_dir("acrag")
     home = Path(chosen).expanduser().resolve()
-    home.mkdir(parents=True, exist_ok=True)
+    hint = f"choose another with --home or ${ENV_VAR}"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise UserError(f"cannot create the data directory {home} ({reason}); {hint}") from None
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise UserError(f"the data directory {home} is not writable; {hint}")
     return home
 
 

@@ -4,14 +4,18 @@ Chroma is the source of truth. Ingestion marks the index dirty before writing to
 rebuilds it afterwards; a reader that finds the dirty mark, or a chunk count that differs
 from Chroma's, rebuilds before searching. So a killed ingestion never leaves BM25 and the
 vector store disagreeing for longer than the next open.
+
+Rebuilds of one folder run one at a time (a file lock, so across threads and processes
+alike), each writing into a staging folder of its own before the swap.
 """
 
+import fcntl
 import json
 import logging
 import shutil
-import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,8 +31,20 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 _RECORDS = "records.jsonl"
 _STAMP = "stamp.json"
 _DIRTY = ".dirty"
+_LOCK = ".lock"
 _PAGE = 5000
-_lock = threading.Lock()
+
+
+@contextmanager
+def _exclusive(folder: Path) -> Iterator[None]:
+    """Hold the folder's rebuild lock (blocks other threads and processes until released)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / _LOCK).open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @dataclass(frozen=True)
@@ -95,10 +111,15 @@ class LexicalIndex:
         return not (self.folder / _DIRTY).exists() and self.stamp.get("count") == count
 
     def rebuild(self, collection: Any) -> None:
-        """Rebuild from every chunk in `collection`, save, and clear the dirty mark."""
-        self.build(list(iter_records(collection)))
-        self.save()
-        (self.folder / _DIRTY).unlink(missing_ok=True)
+        """Rebuild from every chunk in `collection`, save, and clear the dirty mark.
+
+        The whole rebuild holds the folder's lock, so concurrent ingestions (parallel
+        uploads) each read the store and swap their index in turn.
+        """
+        with _exclusive(self.folder):
+            self.build(list(iter_records(collection)))
+            self._save_unlocked()
+            (self.folder / _DIRTY).unlink(missing_ok=True)
 
     def build(self, records: list[Record]) -> None:
         """Index `records` in memory."""
@@ -112,21 +133,30 @@ class LexicalIndex:
             self._bm25.index(tokens, show_progress=False)
 
     def save(self) -> None:
-        """Write the index next to a temporary name, then swap it into place."""
-        partial = self.folder / "index.partial"
-        shutil.rmtree(partial, ignore_errors=True)
+        """Write the index into a staging folder of its own, then swap it into place."""
+        with _exclusive(self.folder):
+            self._save_unlocked()
+
+    def _save_unlocked(self) -> None:
+        build = uuid.uuid4().hex
+        partial = self.folder / f"index.partial-{build}"
+        current, retired = self.folder / "index", self.folder / f"index.old-{build}"
         partial.mkdir(parents=True)
-        if self._bm25 is not None:
-            self._bm25.save(str(partial / "bm25"), show_progress=False)
-        with (partial / _RECORDS).open("w", encoding="utf-8") as out:
-            for r in self.records:
-                out.write(json.dumps({"id": r.id, "text": r.text, "metadata": r.metadata}) + "\n")
-        with _lock:
-            old = self.folder / "index"
-            shutil.rmtree(old, ignore_errors=True)
-            partial.rename(old)
-            stamp = {"count": len(self.records), "build": uuid.uuid4().hex}
+        try:
+            if self._bm25 is not None:
+                self._bm25.save(str(partial / "bm25"), show_progress=False)
+            with (partial / _RECORDS).open("w", encoding="utf-8") as out:
+                for r in self.records:
+                    row = {"id": r.id, "text": r.text, "metadata": r.metadata}
+                    out.write(json.dumps(row) + "\n")
+            if current.exists():
+                current.rename(retired)
+            partial.rename(current)
+            stamp = {"count": len(self.records), "build": build}
             (self.folder / _STAMP).write_text(json.dumps(stamp))
+        finally:
+            shutil.rmtree(partial, ignore_errors=True)
+        shutil.rmtree(retired, ignore_errors=True)
 
     def load(self) -> bool:
         """Load the saved index; return False if there is none."""

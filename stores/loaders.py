@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 SUPPORTED_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"})
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
+_SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
+"""Folders never walked: the whole file system, and kernel or device trees that never end."""
 
 
 class SkippedFile(Exception):
@@ -59,24 +61,38 @@ def expand_paths(paths: Sequence[Path]) -> Iterator[tuple[Path, str | None]]:
 
     Folders are walked recursively; hidden entries and unsupported suffixes inside folders
     are ignored, while a file named explicitly is always yielded (and rejected later if
-    its type is unsupported).
+    its type is unsupported). Symbolic links inside a folder are not followed out of it:
+    linked folders are not entered, and a linked file outside the folder is reported. A
+    folder that is (or links to) `/` or a system tree such as `/proc` is refused.
     """
     for path in paths:
         if path.is_dir():
-            yield from _walk(path)
+            root = path.resolve()
+            if root in _SYSTEM_ROOTS:
+                yield path, f"refusing to index {root}: give the folder that holds your documents"
+                continue
+            yield from _walk(path, root)
         elif path.exists():
             yield path, None
         else:
             yield path, "no such file or folder"
 
 
-def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
+def _outside(path: Path, root: Path) -> bool:
+    return path.is_symlink() and not path.resolve().is_relative_to(root)
+
+
+def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:
     errors: list[OSError] = []
-    for root, dirs, files in os.walk(folder, onerror=errors.append):
+    for parent, dirs, files in os.walk(folder, onerror=errors.append):  # links not followed
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            path = Path(root) / name
-            if not name.startswith(".") and path.suffix.lower() in SUPPORTED_SUFFIXES:
+            path = Path(parent) / name
+            if name.startswith(".") or path.suffix.lower() not in SUPPORTED_SUFFIXES:
+                continue
+            if _outside(path, root):
+                yield path, f"a symbolic link out of {folder}; not followed"
+            else:
                 yield path, None
     for error in errors:
         yield Path(error.filename or folder), f"cannot read folder: {error.strerror}"

@@ -2,13 +2,13 @@
 
 Same paths, bodies and SSE events as `langgraph dev`, so the page needs no switch:
 `POST /threads`, `POST /threads/search`, `GET|DELETE /threads/{id}`, `GET /threads/{id}/state`,
-`GET|POST /threads/{id}/history` and `POST /threads/{id}/runs/stream` (events `metadata`, then
-one per stream-mode chunk: `updates`, `custom`, `messages` as `[chunk, metadata]`, `values`;
-`error` if the run fails).
+`GET|POST /threads/{id}/history`, `POST /threads/{id}/runs/stream` (events `metadata` with the
+`run_id`, then one per stream-mode chunk: `updates`, `custom`, `messages` as `[chunk, metadata]`,
+`values`; `error` if the run fails or is stopped) and
+`POST /threads/{id}/runs/{run_id}/cancel`. Every body is checked whole before anything starts.
 """
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.requests import Request
@@ -16,11 +16,21 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from app.server.encoding import dumps
+from app.server.errors import RequestError
 from app.server.runs import GraphService, ThreadBusyError
+from app.server.validation import (
+    check_thread_id,
+    int_field,
+    json_object,
+    metadata_field,
+    parse_run_request,
+)
 
 __all__ = ["api_routes"]
 
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+MAX_PAGE = 1000
+"""The most threads or states one search or history call returns."""
 
 
 class _JSON(JSONResponse):
@@ -33,16 +43,7 @@ def _error(status: int, detail: str) -> Response:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"invalid JSON body: {error}") from error
-    if not isinstance(body, dict):
-        raise ValueError("the JSON body must be an object")
-    return body
+    return json_object(await request.body(), request.headers.get("content-type"))
 
 
 def _service(request: Request) -> GraphService:
@@ -59,17 +60,19 @@ async def _thread_or_404(request: Request) -> tuple[str, dict[str, Any] | Respon
 async def create_thread(request: Request) -> Response:
     """Create a thread with optional `thread_id` and `metadata`."""
     body = await _body(request)
+    thread_id = body.get("thread_id")
+    thread_id = None if thread_id is None else check_thread_id(thread_id)
+    metadata = metadata_field(body)
     create = _service(request).registry.create
-    thread = await asyncio.to_thread(
-        create, thread_id=body.get("thread_id"), metadata=body.get("metadata")
-    )
+    thread = await asyncio.to_thread(create, thread_id=thread_id, metadata=metadata)
     return _JSON(thread)
 
 
 async def search_threads(request: Request) -> Response:
     """List threads, most recently updated first (`limit`, `offset`)."""
     body = await _body(request)
-    limit, offset = int(body.get("limit", 20)), int(body.get("offset", 0))
+    limit = int_field(body, "limit", default=20, low=1, high=MAX_PAGE)
+    offset = int_field(body, "offset", default=0, low=0, high=10**6)
     service = _service(request)
     threads = await asyncio.to_thread(service.registry.search, limit=limit, offset=offset)
     for thread in threads:
@@ -87,9 +90,12 @@ async def get_thread(request: Request) -> Response:
 
 
 async def delete_thread(request: Request) -> Response:
-    """Forget a thread (its checkpoints stay in the saver until pruned)."""
+    """Delete a thread with all its checkpoints (409 while a run is in flight)."""
     thread_id = str(request.path_params["thread_id"])
-    deleted = await asyncio.to_thread(_service(request).registry.delete, thread_id)
+    try:
+        deleted = await _service(request).delete(thread_id)
+    except ThreadBusyError:
+        return _error(409, f"thread {thread_id} is busy with a run; cancel it first")
     return Response(status_code=204) if deleted else _error(404, f"thread {thread_id} not found")
 
 
@@ -101,30 +107,61 @@ async def thread_state(request: Request) -> Response:
     return _JSON(await _service(request).state(thread_id))
 
 
+def _before(value: object) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("checkpoint_id", (value.get("configurable") or {}).get("checkpoint_id"))
+    if value is None or (isinstance(value, str) and 0 < len(value) <= 128):
+        return value
+    raise RequestError("before must be a checkpoint id or {'checkpoint_id': ...}")
+
+
 async def thread_history(request: Request) -> Response:
-    """Return the thread's past states, newest first (`limit`)."""
+    """Return the thread's past states, newest first.
+
+    Body (or query): `limit` (1-1000, default 10), `before` (a checkpoint id), `metadata` (a
+    filter on checkpoint metadata), and acrag's `turns: true` for one state per finished run.
+    """
     thread_id, thread = await _thread_or_404(request)
     if isinstance(thread, Response):
         return thread
     body = await _body(request) if request.method == "POST" else dict(request.query_params)
-    limit = int(body.get("limit", 10))
-    return _JSON(await _service(request).history(thread_id, limit=limit))
+    turns = body.get("turns") in (True, "true", "1")
+    history = await _service(request).history(
+        thread_id,
+        limit=int_field(body, "limit", default=10, low=1, high=MAX_PAGE),
+        before=_before(body.get("before")),
+        metadata=metadata_field(body) if request.method == "POST" else None,
+        turns=turns,
+    )
+    return _JSON(history)
 
 
 async def stream_run(request: Request) -> Response:
     """Run the graph on the thread and stream its chunks as Server-Sent Events."""
-    thread_id, thread = await _thread_or_404(request)
-    body = await _body(request)
     service = _service(request)
+    body = await _body(request)
+    run_request = parse_run_request(body, max_question_chars=request.app.state.max_question_chars)
+    thread_id, thread = await _thread_or_404(request)
     if isinstance(thread, Response):
-        if body.get("if_not_exists") != "create":
+        if not run_request.create:
             return thread
-        await asyncio.to_thread(service.registry.create, thread_id=thread_id)
+        await asyncio.to_thread(service.registry.create, thread_id=check_thread_id(thread_id))
     try:
-        frames = service.start(thread_id, body)
+        run = service.start(thread_id, run_request)
     except ThreadBusyError:
         return _error(409, f"thread {thread_id} is busy with another run")
-    return StreamingResponse(frames, media_type="text/event-stream", headers=_SSE_HEADERS)
+    headers = {**_SSE_HEADERS, "Content-Location": f"/threads/{thread_id}/runs/{run.run_id}"}
+    return StreamingResponse(service.frames(run), media_type="text/event-stream", headers=headers)
+
+
+async def cancel_run(request: Request) -> Response:
+    """Stop a run in flight (202); with `?wait=true`, answer once it has stopped."""
+    thread_id = str(request.path_params["thread_id"])
+    run_id = str(request.path_params["run_id"])
+    wait = request.query_params.get("wait", "false").lower() in {"true", "yes", "1"}
+    if not await _service(request).cancel(thread_id, run_id, wait=wait):
+        return _error(404, f"no run {run_id} in flight on thread {thread_id}")
+    return Response(status_code=202)
 
 
 async def ok(request: Request) -> Response:
@@ -149,4 +186,5 @@ def api_routes() -> list[Route]:
         Route("/threads/{thread_id}/state", thread_state, methods=["GET"]),
         Route("/threads/{thread_id}/history", thread_history, methods=["GET", "POST"]),
         Route("/threads/{thread_id}/runs/stream", stream_run, methods=["POST"]),
+        Route("/threads/{thread_id}/runs/{run_id}/cancel", cancel_run, methods=["POST"]),
     ]

@@ -5,7 +5,9 @@
 builds the same app plus the LangGraph-API subset of `app.server.api` for `acrag serve`.
 """
 
+import asyncio
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -16,19 +18,44 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.server.api import api_routes
+from app.server.errors import RequestError
+from app.server.limits import BodyLimitMiddleware, ServerLimits
 from app.server.runs import GraphService
-from app.server.security import BearerTokenMiddleware, SecurityHeadersMiddleware
-from app.server.upload import MAX_UPLOAD_MB, IngestFn, real_ingest, upload
+from app.server.security import (
+    BearerTokenMiddleware,
+    SameSiteMiddleware,
+    SecurityHeadersMiddleware,
+)
+from app.server.upload import IngestFn, real_ingest, upload
 
-__all__ = ["STATIC_DIR", "TOKEN_ENV", "app", "create_app"]
+__all__ = [
+    "ALLOWED_HOSTS_ENV",
+    "ALLOWED_ORIGINS_ENV",
+    "STATIC_DIR",
+    "STUDIO_ORIGIN",
+    "TOKEN_ENV",
+    "app",
+    "create_app",
+]
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 TOKEN_ENV = "ACRAG_SERVE_TOKEN"
 """Bearer token for the app mounted into `langgraph dev` (it then guards the whole server)."""
+ALLOWED_HOSTS_ENV = "ACRAG_ALLOWED_HOSTS"
+"""Comma-separated extra `Host` names accepted (besides IP addresses and loopback names)."""
+ALLOWED_ORIGINS_ENV = "ACRAG_ALLOWED_ORIGINS"
+"""Comma-separated extra origins allowed to call the server from a browser."""
+STUDIO_ORIGIN = "https://smith.langchain.com"
+"""LangGraph Studio's origin: allowed by default when mounted into `langgraph dev`."""
 
 
 async def _value_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"detail": str(exc)}, status_code=422)
+    status = exc.status if isinstance(exc, RequestError) else 422
+    return JSONResponse({"detail": str(exc)}, status_code=status)
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
 async def _to_page(request: Request) -> Response:
@@ -48,7 +75,9 @@ def create_app(
     home: Path | None = None,
     token: str | None = None,
     ingest: IngestFn = real_ingest,
-    max_upload_mb: float = MAX_UPLOAD_MB,
+    limits: ServerLimits | None = None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """Build the HTTP app.
 
@@ -58,26 +87,43 @@ def create_app(
         home: The data directory uploads are saved and indexed into (None: `acrag_home()`
             at request time).
         token: Require `Authorization: Bearer <token>` on everything but the page and `/ok`.
-        ingest: Indexes uploaded files (replaced by a fake in tests).
-        max_upload_mb: The largest file accepted.
+        ingest: Indexes one uploaded file (replaced by a fake in tests).
+        limits: Body, upload, question and run limits (defaults: `ServerLimits()`).
+        allowed_hosts: `Host` names accepted besides IP addresses and loopback names.
+        allowed_origins: Browser origins allowed besides the page's own.
     """
+    limits = limits or ServerLimits()
     routes = _page_routes()
     if service is not None:
         routes = [Route("/", _to_page, methods=["GET"]), *api_routes(), *routes]
-    middleware = [Middleware(SecurityHeadersMiddleware)]
+    middleware = [
+        Middleware(SecurityHeadersMiddleware),
+        Middleware(
+            SameSiteMiddleware, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins
+        ),
+        Middleware(BodyLimitMiddleware, limits=limits),
+    ]
     if token:
         middleware.append(
             Middleware(BearerTokenMiddleware, token=token, public=("/", "/ok", "/ui/"))
         )
-    application = Starlette(
-        routes=routes, middleware=middleware, exception_handlers={ValueError: _value_error}
-    )
+    handlers = {RequestError: _value_error, ValueError: _value_error}
+    application = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     application.state.service = service
     application.state.home = home
     application.state.token_set = bool(token)
     application.state.ingest = ingest
-    application.state.max_upload_mb = max_upload_mb
+    # One ingestion at a time: it is CPU-bound anyway, and the embedded vector store and the
+    # embedding model are not safe to set up from many threads at once (parallel uploads to a
+    # fresh server failed in `transformers` imports and in Chroma's tenant set-up).
+    application.state.ingest_lock = asyncio.Lock()
+    application.state.limits = limits
+    application.state.max_question_chars = limits.max_question_chars
     return application
 
 
-app = create_app(token=os.environ.get(TOKEN_ENV) or None)
+app = create_app(
+    token=os.environ.get(TOKEN_ENV) or None,
+    allowed_hosts=_env_list(ALLOWED_HOSTS_ENV),
+    allowed_origins=[STUDIO_ORIGIN, *_env_list(ALLOWED_ORIGINS_ENV)],
+)

@@ -23,7 +23,7 @@ from langchain_core.retrievers import BaseRetriever
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer
 
-from models.judges import RouteDecision
+from models.judges import Route, RouteDecision
 from models.judges_heuristic import HeuristicSupportChecker, HeuristicUsefulness
 from nodes.rewrite_query import fallback_keywords
 from stores.home import acrag_home
@@ -137,8 +137,12 @@ class DemoJudges:
     @staticmethod
     def _route(question: str) -> RouteDecision:
         text = f" {question.lower()} "
-        route = "C" if " and " in text else "A" if text.strip().startswith(("hi", "hello")) else "B"
-        return RouteDecision(route, {route: 0.8}, "demo rule")  # type: ignore[arg-type,dict-item]
+        route: Route = (
+            "C" if " and " in text else "A" if text.strip().startswith(("hi", "hello")) else "B"
+        )
+        probabilities: dict[Route, float] = {"A": 0.1, "B": 0.1, "C": 0.1}
+        probabilities[route] = 0.8
+        return RouteDecision(route, probabilities, "demo rule")
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
         """Score passages by shared words."""

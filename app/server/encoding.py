@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 import uuid
 from datetime import date, datetime
 from pathlib import Path
@@ -10,7 +11,11 @@ from typing import Any
 from langgraph.types import StateSnapshot
 from pydantic import BaseModel
 
-__all__ = ["dumps", "snapshot_json", "sse"]
+__all__ = ["dumps", "public_message", "snapshot_json", "sse"]
+
+# An absolute POSIX path (not the path part of a URL): kept to its last component.
+_PART = r"[^\s/'\"`:,;()\[\]{}<>]"
+_ABSOLUTE_PATH = re.compile(rf"(?<![\w:/.~-])/(?:{_PART}+/)+({_PART}*)")
 
 
 def _default(value: Any) -> Any:
@@ -34,6 +39,12 @@ def _default(value: Any) -> Any:
 def dumps(value: Any) -> str:
     """Return compact JSON; messages become the LangGraph API's dicts (`type`, `content`...)."""
     return json.dumps(value, default=_default, ensure_ascii=False, separators=(",", ":"))
+
+
+def public_message(text: str, *, limit: int = 500) -> str:
+    """Return an error message fit for a client: no absolute server paths, bounded length."""
+    cleaned = _ABSOLUTE_PATH.sub(lambda match: match.group(1) or ".", text)
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
 def sse(event: str, data: Any) -> bytes:

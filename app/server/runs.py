@@ -2,32 +2,36 @@
 
 The graph's nodes are blocking (local models, vector stores), so every graph call runs in a
 worker thread and hands its chunks to the event loop through a queue; the loop only forwards
-them as Server-Sent Events. A client that goes away stops the run at the next chunk.
+them as Server-Sent Events. A thread is busy from the moment its run is accepted until the
+worker has stopped the graph, whatever ends the run: the last chunk, an error, a cancel, the
+client going away, or the server's time limit. Only the worker frees the thread, so neither a
+vanished client nor a stream that is never read can leave it busy.
 """
 
 import asyncio
 import logging
-import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
-from functools import partial
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 
-from app.server.encoding import snapshot_json, sse
+from app.server.encoding import public_message, snapshot_json, sse
+from app.server.run_control import RunControl, RunStopped, StopCallback
 from app.server.threads import ThreadRegistry
+from app.server.validation import RunRequest
 
-__all__ = ["STREAM_MODES", "GraphService", "ThreadBusyError"]
+__all__ = ["DEFAULT_RUN_TIMEOUT_S", "GraphService", "Run", "ThreadBusyError"]
 
 logger = logging.getLogger(__name__)
 
-STREAM_MODES = ("values", "updates", "custom", "messages-tuple", "messages", "debug")
-"""Stream modes a client may ask for; `messages` is served in the `messages-tuple` format."""
+DEFAULT_RUN_TIMEOUT_S = 300.0
+"""Longest a run may take before the server stops it (`acrag serve --run-timeout`)."""
 
 _DONE = object()
 
@@ -36,12 +40,16 @@ class ThreadBusyError(RuntimeError):
     """A run is already streaming on this thread."""
 
 
-def _modes(requested: str | list[str] | None) -> list[str]:
-    names = [requested] if isinstance(requested, str) else list(requested or ["values"])
-    unknown = [name for name in names if name not in STREAM_MODES]
-    if unknown:
-        raise ValueError(f"unsupported stream_mode {unknown}; use {list(STREAM_MODES)}")
-    return sorted({"messages" if name.startswith("messages") else name for name in names})
+@dataclass
+class Run:
+    """One accepted run: its ids, stop control, and the chunks on their way to the client."""
+
+    run_id: str
+    thread_id: str
+    control: RunControl
+    queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    done: "asyncio.Future[None] | None" = None
+    started: float = field(default_factory=time.perf_counter)
 
 
 class GraphService:
@@ -54,110 +62,191 @@ class GraphService:
         *,
         default_context: dict[str, Any] | None = None,
         max_runs: int = 8,
+        run_timeout_s: float = DEFAULT_RUN_TIMEOUT_S,
     ) -> None:
         if graph.checkpointer is None:
             raise ValueError("compile the graph with a checkpointer to serve threads")
         self.graph = graph
         self.registry = registry
         self.default_context = default_context or {}
-        self._busy: set[str] = set()
+        self.run_timeout_s = run_timeout_s
+        self._active: dict[str, Run] = {}
         # Runs hold a thread for their whole length: give them their own pool, so they never
         # starve the short state and registry reads that use the default one.
-        self._runs = ThreadPoolExecutor(max_workers=max_runs, thread_name_prefix="acrag-run")
+        self._pool = ThreadPoolExecutor(max_workers=max_runs, thread_name_prefix="acrag-run")
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
 
     def is_busy(self, thread_id: str) -> bool:
-        """Return whether a run is streaming on the thread."""
-        return thread_id in self._busy
+        """Return whether a run is in flight on the thread."""
+        return thread_id in self._active
 
     async def state(self, thread_id: str) -> dict[str, Any]:
         """Return the thread's latest state as a LangGraph `ThreadState`."""
         snapshot = await asyncio.to_thread(self.graph.get_state, self._config(thread_id))
         return snapshot_json(snapshot)
 
-    async def history(self, thread_id: str, *, limit: int = 10) -> list[dict[str, Any]]:
-        """Return the thread's states, newest first."""
+    async def history(
+        self,
+        thread_id: str,
+        *,
+        limit: int = 10,
+        before: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        turns: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Return the thread's states, newest first.
+
+        Args:
+            thread_id: The thread.
+            limit: How many states to return.
+            before: Only states older than this checkpoint id.
+            metadata: Only states whose checkpoint metadata contains these pairs.
+            turns: Only each finished run's last state (one per turn), `limit` of them.
+        """
+        before_config: RunnableConfig | None = None
+        if before:
+            before_config = {"configurable": {"thread_id": thread_id, "checkpoint_id": before}}
 
         def read() -> list[dict[str, Any]]:
-            states = self.graph.get_state_history(self._config(thread_id), limit=limit)
-            return [snapshot_json(snapshot) for snapshot in states]
+            states = self.graph.get_state_history(
+                self._config(thread_id),
+                filter=metadata or None,
+                before=before_config,
+                limit=None if turns else limit,
+            )
+            found: list[dict[str, Any]] = []
+            for snapshot in states:
+                if turns and snapshot.next:
+                    continue
+                found.append(snapshot_json(snapshot))
+                if len(found) >= limit:
+                    break
+            return found
 
         return await asyncio.to_thread(read)
 
-    def start(self, thread_id: str, payload: dict[str, Any]) -> AsyncIterator[bytes]:
-        """Reserve the thread and return the run's SSE frames (metadata first).
+    async def delete(self, thread_id: str) -> bool:
+        """Delete a thread and every checkpoint it has; return whether it existed.
 
         Raises:
-            ThreadBusyError: A run is already streaming on the thread.
-            ValueError: The payload asks for an unsupported stream mode.
+            ThreadBusyError: A run is in flight on the thread.
         """
-        modes = _modes(payload.get("stream_mode"))
-        if thread_id in self._busy:
+        if self.is_busy(thread_id):
             raise ThreadBusyError(thread_id)
-        self._busy.add(thread_id)
-        return self._frames(thread_id, payload, modes)
 
-    async def _frames(
-        self, thread_id: str, payload: dict[str, Any], modes: list[str]
-    ) -> AsyncIterator[bytes]:
-        run_id = str(uuid.uuid4())
-        started = time.perf_counter()
-        queue: asyncio.Queue[Any] = asyncio.Queue()
+        def remove() -> bool:
+            existed = self.registry.delete(thread_id)
+            saver: Any = self.graph.checkpointer
+            saver.delete_thread(thread_id)
+            return existed
+
+        return await asyncio.to_thread(remove)
+
+    def start(self, thread_id: str, request: RunRequest) -> Run:
+        """Reserve the thread and start the run in a worker thread.
+
+        Raises:
+            ThreadBusyError: A run is already in flight on the thread.
+        """
+        if thread_id in self._active:
+            raise ThreadBusyError(thread_id)
         loop = asyncio.get_running_loop()
-        stop = threading.Event()
+        run = Run(str(uuid.uuid4()), thread_id, RunControl(timeout_s=self.run_timeout_s))
+        self._active[thread_id] = run
 
         def put(item: Any) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, item)
+            loop.call_soon_threadsafe(run.queue.put_nowait, item)
 
-        worker = loop.run_in_executor(
-            self._runs, partial(self._run, thread_id, payload, modes, put, stop)
-        )
+        def release() -> None:
+            loop.call_soon_threadsafe(self._release, run)
+
         try:
-            yield sse("metadata", {"run_id": run_id, "attempt": 1})
-            while (item := await queue.get()) is not _DONE:
+            run.done = loop.run_in_executor(self._pool, self._run, run, request, put, release)
+        except RuntimeError:
+            self._release(run)
+            raise
+        return run
+
+    def _release(self, run: Run) -> None:
+        if self._active.get(run.thread_id) is run:
+            del self._active[run.thread_id]
+        took = time.perf_counter() - run.started
+        logger.info("run %s on %s took %.2fs", run.run_id, run.thread_id, took)
+
+    async def cancel(self, thread_id: str, run_id: str, *, wait: bool = False) -> bool:
+        """Tell the thread's run to stop; return False if no such run is in flight."""
+        run = self._active.get(thread_id)
+        if run is None or run.run_id != run_id:
+            return False
+        run.control.stop("cancelled")
+        if wait and run.done is not None:
+            await asyncio.shield(run.done)
+        return True
+
+    async def frames(self, run: Run) -> AsyncIterator[bytes]:
+        """Yield the run's SSE frames: `metadata` with the run id first, then its chunks.
+
+        If the client stops reading (it went away), the run is told to stop.
+        """
+        finished = False
+        try:
+            yield sse("metadata", {"run_id": run.run_id, "attempt": 1})
+            while (item := await run.queue.get()) is not _DONE:
                 yield sse(*item)
+            finished = True
         finally:
-            stop.set()
-            await asyncio.shield(worker)
-            self._busy.discard(thread_id)
-            logger.info("run %s on %s took %.2fs", run_id, thread_id, time.perf_counter() - started)
+            if not finished:
+                logger.info("client left: stopping run %s on %s", run.run_id, run.thread_id)
+                run.control.stop("disconnected")
 
     def _run(
         self,
-        thread_id: str,
-        payload: dict[str, Any],
-        modes: list[str],
-        loop_put: Callable[[Any], None],
-        stop: threading.Event,
+        run: Run,
+        request: RunRequest,
+        put: Callable[[Any], None],
+        release: Callable[[], None],
     ) -> None:
-        """Stream the graph in this worker thread, handing `(event, data)` pairs to `loop_put`."""
-        context = {**self.default_context, **(payload.get("context") or {})}
-        config: RunnableConfig = {**(payload.get("config") or {}), **self._config(thread_id)}
+        """Stream the graph in this worker thread, handing `(event, data)` pairs to `put`."""
+        control = run.control
         try:
-            self.registry.touch(thread_id, metadata=payload.get("metadata"))
-            graph: Any = self.graph  # stream modes and context are checked above
-            chunks = graph.stream(
-                payload.get("input"),
-                config,
-                stream_mode=modes,
-                context=context,
-                subgraphs=True,
-            )
-            subgraphs = bool(payload.get("stream_subgraphs"))
-            with closing(chunks):
-                for namespace, mode, chunk in chunks:
-                    if stop.is_set():
-                        logger.info("client left: stopping the run on %s", thread_id)
-                        break
-                    if namespace and not subgraphs:
-                        continue
-                    # LangGraph's API names a subgraph's events `mode|namespace`.
-                    loop_put(("|".join((mode, *namespace)), chunk))
-            self.registry.touch(thread_id)
+            self.registry.touch(run.thread_id, metadata=request.metadata)
+            self._stream(run, request, put)
+            self.registry.touch(run.thread_id)
+        except RunStopped as stopped:
+            logger.info("run %s on %s stopped: %s", run.run_id, run.thread_id, stopped.reason)
+            put(("error", control.stopped_event(stopped.reason)))
         except Exception as error:  # noqa: BLE001 - reported to the client as an `error` event
-            logger.exception("run on %s failed", thread_id)
-            loop_put(("error", {"error": type(error).__name__, "message": str(error)}))
+            if (reason := control.reason) is not None:  # a node turned the stop into its error
+                put(("error", control.stopped_event(reason)))
+            else:
+                logger.exception("run on %s failed", run.thread_id)
+                message = public_message(str(error))
+                put(("error", {"error": type(error).__name__, "message": message}))
         finally:
-            loop_put(_DONE)
+            control.finished.set()
+            release()
+            put(_DONE)
+
+    def _stream(self, run: Run, request: RunRequest, put: Callable[[Any], None]) -> None:
+        config: RunnableConfig = {
+            **request.config,  # type: ignore[typeddict-item]
+            **self._config(run.thread_id),
+            "callbacks": [StopCallback(run.control)],
+        }
+        graph: Any = self.graph  # stream modes and context were checked with the request
+        chunks = graph.stream(
+            request.input,
+            config,
+            stream_mode=request.modes,
+            context={**self.default_context, **request.context},
+            subgraphs=True,
+        )
+        with closing(chunks):
+            for namespace, mode, chunk in chunks:
+                run.control.check()
+                if namespace and not request.subgraphs:
+                    continue
+                # LangGraph's API names a subgraph's events `mode|namespace`.
+                put(("|".join((mode, *namespace)), chunk))

@@ -43,12 +43,17 @@ class ThreadRegistry:
     def _thread(row: Any) -> dict[str, Any]:
         values = list(row.values()) if isinstance(row, dict) else list(row)
         thread_id, created, updated, metadata = values
+        try:
+            parsed = json.loads(metadata)
+        except ValueError:
+            parsed = None
         return {
             "thread_id": thread_id,
             "created_at": created,
             "updated_at": updated,
             "state_updated_at": updated,
-            "metadata": json.loads(metadata),
+            # Rows written before metadata was checked may hold anything: read them as {}.
+            "metadata": parsed if isinstance(parsed, dict) else {},
             "status": "idle",
             "config": {},
             "values": None,

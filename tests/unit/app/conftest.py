@@ -16,6 +16,8 @@ from stores.checkpoint import open_checkpointer
 from tests.unit.app.helpers import fake_ingest
 
 ClientFactory = Callable[..., TestClient]
+BASE_URL = "http://127.0.0.1:8123"
+"""The test client's origin: a loopback address, as `acrag serve` binds by default."""
 
 
 @pytest.fixture
@@ -31,11 +33,12 @@ def make_client(tmp_path: Path) -> Iterator[ClientFactory]:
             )
         else:
             compiled = graph(checkpointer.saver)
-        service = GraphService(compiled, ThreadRegistry(checkpointer))
+        timeout = app_options.pop("run_timeout_s", 300.0)
+        service = GraphService(compiled, ThreadRegistry(checkpointer), run_timeout_s=timeout)
         app = create_app(
             service=service, home=tmp_path, token=token, **{"ingest": fake_ingest, **app_options}
         )
-        return stack.enter_context(TestClient(app))
+        return stack.enter_context(TestClient(app, base_url=BASE_URL))
 
     with stack:
         yield make

@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.server.upload import Outcome
+
 QUESTION = "What is the capital of France?"
 
 
@@ -28,5 +30,5 @@ def run_input(question: str = QUESTION) -> dict[str, Any]:
     }
 
 
-def fake_ingest(paths: list[Path], home: Path) -> str:
-    return f"indexed {paths[0].name} ({paths[0].stat().st_size} bytes)"
+def fake_ingest(path: Path, home: Path) -> Outcome:
+    return Outcome("indexed", f"indexed {path.name} ({path.stat().st_size} bytes)")

@@ -24,29 +24,26 @@ def test_stream_run_emits_metadata_steps_tokens_and_updates_in_order(client):
 
     assert frames[0][0] == "metadata" and frames[0][1]["run_id"]
     custom = [data["type"] for event, data in frames if event == "custom"]
-    assert custom == [
-        "question",
-        "route",
-        "retrieval",
-        "grades",
-        "crag_action",
-        "strips",
-        "critique",
-        "answer",
-    ]
+    # the demo is the real graph with model-free stand-ins: CRAG may add a web search
+    assert custom[:6] == ["question", "route", "retrieval", "grades", "crag_action", "strips"]
+    assert custom[-2:] == ["critique", "answer"]
     route = next(d for e, d in frames if e == "custom" and d["type"] == "route")
     assert route["probabilities"] == {"A": 0.1, "B": 0.8, "C": 0.1}
     tokens = [d[0] for e, d in frames if e == "messages"]
     assert all(t["type"] == "AIMessageChunk" for t in tokens) and len(tokens) > 5
-    answer = next(d for e, d in frames if e == "custom" and d["type"] == "answer")["answer"]
-    assert "".join(t["content"] for t in tokens) == answer
+    final = next(d for e, d in frames if e == "custom" and d["type"] == "answer")
+    assert final["revised"] or "".join(t["content"] for t in tokens) == final["answer"]
     metadata = [d[1] for e, d in frames if e == "messages"]
     assert {m["langgraph_node"] for m in metadata} == {"generate"}
-    assert [next(iter(d)) for e, d in frames if e == "updates"] == [
-        "classify",
+    updated = [next(iter(d)) for e, d in frames if e == "updates"]
+    assert updated[:5] == [
+        "condense_question",
+        "classify_complexity",
         "retrieve",
-        "generate",
+        "grade_documents",
+        "refine_strips",
     ]
+    assert updated[-3:] == ["generate", "reflect", "finalize"]
     # tokens arrive after the retrieval steps and before the final answer event
     kinds = [e if e != "custom" else d["type"] for e, d in frames]
     assert kinds.index("strips") < kinds.index("messages") < kinds.index("answer")
@@ -109,7 +106,8 @@ def test_bad_requests_are_rejected_with_a_reason(client):
     bad_mode = {**run_input(), "stream_mode": ["tasks-v9"]}
     response = client.post(f"/threads/{thread_id}/runs/stream", json=bad_mode)
     assert response.status_code == 422 and "unsupported stream_mode" in response.json()["detail"]
-    response = client.post("/threads", content=b"[1, 2]")
+    json_type = {"Content-Type": "application/json"}
+    response = client.post("/threads", content=b"[1, 2]", headers=json_type)
     assert response.status_code == 422
 
 
@@ -179,18 +177,14 @@ def test_health_and_info(client, path):
     assert client.get(path).status_code == 200
 
 
-def test_demo_graph_covers_the_web_and_ircot_events(client):
+def test_demo_graph_covers_the_ircot_events_of_its_subgraph(client):
     thread_id = client.post("/threads", json={}).json()["thread_id"]
-    frames = _stream(client, thread_id, "Search the web for Paris and the Seine")
-    custom = [d for e, d in frames if e == "custom"]
+    body = {**run_input("Search the web for Paris and the Seine"), "stream_subgraphs": True}
+    response = client.post(f"/threads/{thread_id}/runs/stream", json=body)
+    frames = parse_sse(response.text)
+    custom = [d for e, d in frames if e.split("|")[0] == "custom"]  # "custom|ircot:..."
     kinds = [d["type"] for d in custom]
-    assert kinds[kinds.index("strips") + 1 :] == [
-        "rewrite",
-        "web_results",
-        "ircot_step",
-        "ircot_step",
-        "critique",
-        "answer",
-    ]
+    assert kinds[kinds.index("route") + 1 :].count("ircot_step") >= 2
+    assert kinds[-2:] == ["critique", "answer"]
     assert next(d for d in custom if d["type"] == "route")["route"] == "C"
     assert [d["step"] for d in custom if d["type"] == "ircot_step"] == [1, 2]

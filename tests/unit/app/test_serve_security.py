@@ -42,7 +42,7 @@ def test_page_never_writes_html_from_data():
 def test_mountable_app_serves_only_the_page_and_upload():
     from starlette.testclient import TestClient
 
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), base_url="http://localhost:2024") as client:
         assert client.get("/ui/").status_code == 200
         assert client.post("/threads", json={}).status_code == 404  # langgraph dev brings the API
         assert client.get("/").status_code == 404  # langgraph dev's own health check stays
