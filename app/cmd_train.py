@@ -93,10 +93,14 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def _add_labels(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     labels = kinds.add_parser("labels", help="silver labels from the graph's A/B/C routes (slow)")
     labels.add_argument("--data-dir", type=Path, help="folder holding qa/*.jsonl")
-    labels.add_argument("--split", default="train", choices=("train", "dev"))
+    labels.add_argument(
+        "--split", default="train", choices=("train", "dev"), help="which QA split to label"
+    )
     labels.add_argument("--per-dataset", type=int, default=10, help="questions per dataset")
     labels.add_argument("--limit", type=int, help="label at most N new questions in this run")
-    labels.add_argument("--seed", type=int, default=5)
+    labels.add_argument(
+        "--seed", type=int, default=5, help="seed of the question sample (keep it to resume)"
+    )
     labels.add_argument("--model", help="reader spec (default: the graph's generator_model)")
     labels.add_argument(
         "--index-passages", type=int, default=20, help="passages per question index (default 20)"

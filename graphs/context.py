@@ -131,7 +131,7 @@ class Context:
         True, "Say the documents do not hold the answer when no kept evidence supports one."
     )
     abstain_below: float = _opt(
-        -1.0, "Abstain when the best cited strip's evaluator score is below this ([-1, 1])."
+        -0.5, "Abstain when the best cited strip's evaluator score is below this ([-1, 1])."
     )
     model_guess: bool = _opt(
         False, "When abstaining, add the model's own answer, labelled as a model-only guess."

@@ -79,7 +79,17 @@ def expand_paths(paths: Sequence[Path]) -> Iterator[tuple[Path, str | None]]:
 
 
 def _outside(path: Path, root: Path) -> bool:
-    return path.is_symlink() and not path.resolve().is_relative_to(root)
+    """Return whether `path` is a link leading out of `root`.
+
+    A looping or dangling link counts as inside: reading it fails later with its own reason.
+    """
+    if not path.is_symlink():
+        return False
+    try:
+        target = path.resolve(strict=True)
+    except (RuntimeError, OSError):  # a loop, or a link to nothing
+        return False
+    return not target.is_relative_to(root)
 
 
 def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:

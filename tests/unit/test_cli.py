@@ -62,20 +62,7 @@ def _options_without_help(parser: argparse.ArgumentParser, path: str) -> list[st
     return missing
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True, reason="app/cmd_train.py: `train labels --split/--seed` lack help"
-            ),
-        )
-        if name == "train"
-        else name
-        for name in COMMANDS
-    ],
-)
+@pytest.mark.parametrize("command", COMMANDS)
 def test_every_option_has_help(command: str) -> None:
     assert _options_without_help(build_parser(command), "acrag") == []
 
