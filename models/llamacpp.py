@@ -1,15 +1,12 @@
 """A LangChain chat model over llama.cpp running in-process through `xllamacpp`.
 
-One native model instance exists per model file and process (`engine_for`), and it serves one
-request at a time: llama.cpp's context is not safe to share between threads.
+The native engine (one per model file and process, one request at a time) lives in
+`models.llamacpp_engine`; the wrapper-side stop guard in `models.stop_guard`.
 """
 
-import queue
-import threading
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
@@ -18,144 +15,21 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field
 
-from models.errors import ModelFileError, PromptError
+from models.errors import PromptError
+from models.llamacpp_engine import LlamaCppEngine, LlamaCppError, NativeServer, engine_for
+from models.stop_guard import StopGuard
 from models.structured import StructuredOutputMixin
 
-__all__ = ["ChatLlamaCpp", "LlamaCppEngine", "LlamaCppError", "NativeServer", "engine_for"]
+__all__ = [
+    "ChatLlamaCpp",
+    "LlamaCppEngine",
+    "LlamaCppError",
+    "NativeServer",
+    "StopGuard",
+    "engine_for",
+]
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
-
-
-class LlamaCppError(RuntimeError):
-    """llama.cpp refused or failed a request."""
-
-
-class NativeServer(Protocol):
-    """What acrag uses of `xllamacpp.Server` (fakes in tests implement the same)."""
-
-    def handle_chat_completions(self, request: dict[str, Any], *callback: Any) -> Any:
-        """Answer an OpenAI-style chat request; with a callback, stream chunks into it."""
-
-
-class _Failure:
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-_DONE = object()
-
-
-def _checked(response: Any) -> dict[str, Any]:
-    if not isinstance(response, dict):
-        raise LlamaCppError(f"llama.cpp returned {type(response).__name__}, not a JSON object")
-    error = response.get("error")
-    if error is None:
-        return response
-    if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
-        raise PromptError(
-            f"the prompt has {error.get('n_prompt_tokens')} tokens but the model's context "
-            f"holds {error.get('n_ctx')}; shorten it or raise n_ctx"
-        )
-    message = error.get("message", error) if isinstance(error, dict) else error
-    raise LlamaCppError(f"llama.cpp refused the request: {message}")
-
-
-class LlamaCppEngine:
-    """One native llama.cpp server; requests run strictly one at a time."""
-
-    def __init__(self, server: NativeServer) -> None:
-        self._server = server
-        self._lock = threading.Lock()
-
-    def complete(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run a request to completion and return the response object."""
-        with self._lock:
-            response = self._server.handle_chat_completions({**request, "stream": False})
-        return _checked(response)
-
-    def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """Yield the response chunks of a request as the model produces them."""
-        chunks: queue.Queue[Any] = queue.Queue()
-        abandoned = threading.Event()
-
-        def deliver(chunk: Any) -> bool:
-            chunks.put(chunk)
-            return abandoned.is_set()  # True tells llama.cpp to stop generating
-
-        def work() -> None:
-            try:
-                with self._lock:
-                    self._server.handle_chat_completions({**request, "stream": True}, deliver)
-            except BaseException as error:  # handed to the consumer, re-raised there
-                chunks.put(_Failure(error))
-            finally:
-                chunks.put(_DONE)
-
-        threading.Thread(target=work, name="llamacpp-stream", daemon=True).start()
-        try:
-            while (item := chunks.get()) is not _DONE:
-                if isinstance(item, _Failure):
-                    raise item.error
-                yield _checked(item)
-        finally:  # the consumer stopped reading (a cancelled run): free the engine at once
-            abandoned.set()
-
-
-@cache
-def engine_for(path: str, *, n_ctx: int, n_threads: int) -> LlamaCppEngine:
-    """Return the process-wide engine for a GGUF file, loading it on first use."""
-    import xllamacpp
-
-    params = xllamacpp.CommonParams()
-    params.model.path = path
-    params.n_ctx = n_ctx
-    params.n_parallel = 1
-    params.cpuparams.n_threads = n_threads
-    params.cpuparams_batch.n_threads = n_threads
-    params.warmup = False
-    params.verbosity = -1
-    try:
-        server = xllamacpp.Server(params)
-    except RuntimeError as error:
-        raise ModelFileError(
-            f"llama.cpp could not load {path}: is it a valid GGUF model?"
-        ) from error
-    return LlamaCppEngine(server)
-
-
-class StopGuard:
-    """Cut streamed text at the first stop sequence, holding back partial matches."""
-
-    def __init__(self, stops: list[str]) -> None:
-        self.stops = [stop for stop in stops if stop]
-        self.buffer = ""
-        self.stopped = False
-
-    def feed(self, text: str) -> str:
-        """Add streamed text; return the part that is certainly before any stop sequence."""
-        if self.stopped:
-            return ""
-        self.buffer += text
-        cuts = [i for i in (self.buffer.find(stop) for stop in self.stops) if i >= 0]
-        if cuts:
-            self.stopped = True
-            released, self.buffer = self.buffer[: min(cuts)], ""
-            return released
-        hold = max((self._overlap(stop) for stop in self.stops), default=0)
-        released = self.buffer[: len(self.buffer) - hold]
-        self.buffer = self.buffer[len(released) :]
-        return released
-
-    def flush(self) -> str:
-        """Return what is still held back once the stream has ended."""
-        released, self.buffer = ("" if self.stopped else self.buffer), ""
-        return released
-
-    def _overlap(self, stop: str) -> int:
-        for size in range(min(len(stop) - 1, len(self.buffer)), 0, -1):
-            if self.buffer.endswith(stop[:size]):
-                return size
-        return 0
 
 
 def _text(message: BaseMessage) -> str:
