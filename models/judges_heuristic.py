@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from langchain_core.embeddings import Embeddings
 
 from models.judges import Route, RouteDecision, SupportLevel
-from models.text import claimed_words, content_tokens
+from models.text import claimed_words, content_tokens, stems
 
 __all__ = [
     "HeuristicClassifier",
@@ -122,8 +122,8 @@ class HeuristicSupportChecker:
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return P(full), P(partial), P(none), summing to one."""
-        claimed = claimed_words(answer, question)
-        found = content_tokens(" ".join(evidence))
+        claimed = stems(claimed_words(answer, question))
+        found = stems(content_tokens(" ".join(evidence)))
         recall = len(claimed & found) / len(claimed) if claimed else 0.5
         full, none = recall**2, (1.0 - recall) ** 2
         return {"full": full, "partial": 1.0 - full - none, "none": none}

@@ -2,7 +2,7 @@
 
 import re
 
-__all__ = ["claimed_words", "content_tokens", "strip_markup"]
+__all__ = ["claimed_words", "content_tokens", "stems", "strip_markup"]
 
 _STOPWORDS = frozenset(
     "a an the of in on at to for from by with and or but is are was were be been being do does "
@@ -24,6 +24,11 @@ def content_tokens(text: str) -> set[str]:
             token = token[:-1]
         tokens.add(token)
     return tokens
+
+
+def stems(words: set[str]) -> set[str]:
+    """Return crude stems (the first five letters), so "cracked" meets "cracking"."""
+    return {word[:5] for word in words}
 
 
 def claimed_words(answer: str, question: str) -> set[str]:

@@ -63,12 +63,15 @@ def should_abstain(
         return False
     if best is None or not evidence or NOT_FOUND in best["text"].upper():
         return True
-    unsupported = context.reflect and best["support"] == "none" and context.support_filter
-    return unsupported or max(s["score"] for s in evidence) < context.abstain_below
+    yes_no = best["text"].strip(" .!").lower() in ("yes", "no")  # claims no word to check
+    if best["support"] == "none" and not yes_no:  # the critic found its claim in no evidence
+        return True
+    return max(s["score"] for s in evidence) < context.abstain_below
 
 
 def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
-    notes = [f"Stopped early: {state['stop_reason']}." for _ in [0] if state.get("stop_reason")]
+    stop = state.get("stop_reason")
+    notes = [f"Stopped early: {stop}."] if stop else []
     notes += [f"Degraded: {reason}." for reason in state.get("degraded") or []]
     if abstained and guess:
         notes.append(f"Model-only guess (not from your documents): {guess}")

@@ -108,16 +108,8 @@ def test_page_works_against_the_langgraph_api(dev_demo, page):
     page.click("#ask")
     page.locator(".turn[data-done=true]").wait_for(timeout=30_000)
     kinds = page.locator(".step").evaluate_all("(nodes) => nodes.map((n) => n.dataset.type)")
-    assert kinds == [
-        "question",
-        "route",
-        "retrieval",
-        "grades",
-        "crag_action",
-        "strips",
-        "critique",
-        "answer",
-    ]
+    assert kinds[:6] == ["question", "route", "retrieval", "grades", "crag_action", "strips"]
+    assert kinds[-2:] == ["critique", "answer"]  # CRAG may search the (demo) web in between
     assert page.evaluate("window.acragTimings[0].firstToken") is not None  # tokens streamed
     page.locator(".answer-text .cite").first.click()
     assert "Paris is the capital" in page.locator("#card-text").inner_text()

@@ -101,7 +101,8 @@ def test_question_only_the_web_corpus_answers_goes_to_web_search(sample_home):
 @pytest.mark.parametrize("question", ["", "bad\x00question"])
 def test_bad_questions_fail_fast_from_the_cli(sample_home, capsys, question):
     assert main(["--home", str(sample_home), "ask", question]) == 2
-    assert capsys.readouterr().err.startswith("acrag: error: the question")
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("acrag: error: the question") and "Traceback" not in err
 
 
 def test_a_follow_up_that_refers_back_keeps_its_intent(sample_home):
@@ -120,7 +121,7 @@ def test_a_follow_up_that_refers_back_keeps_its_intent(sample_home):
 
 
 def test_an_unanswerable_question_says_so(sample_home):
-    _, final = run("What was Judith Keppel's favourite colour?", fast_context(sample_home))
+    _, final = run("What was Martin Handford's favourite colour?", fast_context(sample_home))
     assert final["abstained"] and final["citations"] == []
     assert "could not find" in final["answer"].lower()
 

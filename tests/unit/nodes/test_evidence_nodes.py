@@ -298,8 +298,9 @@ def test_should_abstain():
     assert should_abstain(retrieved, None, [strip], Context())  # no candidate
     assert should_abstain(retrieved, {**supported, "text": "not found."}, [strip], Context())
     assert should_abstain(retrieved, supported, [strip], Context(abstain_below=0.5))
-    assert not should_abstain(retrieved, unsupported, [strip], Context())
-    assert should_abstain(retrieved, unsupported, [strip], Context(support_filter=True))
+    assert should_abstain(retrieved, unsupported, [strip], Context())  # claims nothing found
+    yes = {**unsupported, "text": "Yes."}  # claims no word the evidence could hold
+    assert not should_abstain(retrieved, yes, [strip], Context())
     assert should_abstain({"web_searched": True}, supported, [], Context())
     assert not should_abstain({}, supported, [], Context())  # route A: no retrieval
     assert not should_abstain(retrieved, supported, [], Context(abstain=False))
