@@ -105,7 +105,8 @@ def test_the_obedient_model_does_obey_when_escaping_is_off(
     monkeypatch.setattr("nodes._common.as_data", lambda text: text)
     case = next(c for c in CASES if c["id"] == "tag-break")
     state = _graph(*_passage_of(case), ObedientModel(rules=[], calls=[])).invoke(
-        {"question": case["question"]}, context=_context(abstain=False)  # framing alone
+        {"question": case["question"]},
+        context=_context(abstain=False),  # framing alone
     )
     assert case["canary"] in answer_body(state["answer"])
 
