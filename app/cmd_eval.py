@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from models.defaults import DEFAULT_MODEL
 from models.errors import UserError
 
 if TYPE_CHECKING:
@@ -39,7 +40,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--limit", type=int, help="questions per file (default: all)")
     parser.add_argument(
-        "--model", default="local", help="chat model spec for every role (default: local)"
+        "--model",
+        default=DEFAULT_MODEL,
+        help=f"chat model spec for every role (default: {DEFAULT_MODEL}; smollm2 is faster)",
     )
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(

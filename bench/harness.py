@@ -22,6 +22,7 @@ from bench.oracle import oracle_records
 from bench.records import Record, append_record, read_records, write_records
 from bench.runner import Runner
 from bench.strategies import ORACLE
+from models.defaults import DEFAULT_MODEL
 
 __all__ = [
     "ORACLE_FILE",
@@ -49,7 +50,7 @@ class EvalConfig:
     out: Path
     index_root: Path
     """Where the per-corpus index homes are cached."""
-    model: str = "local"
+    model: str = DEFAULT_MODEL
     limit: int | None = None
     extra_corpus: list[Path] = field(default_factory=list)
     drop_gold: list[float] = field(default_factory=lambda: [0.0])

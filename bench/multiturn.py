@@ -30,6 +30,7 @@ from bench.multiturn_records import (
     report_table,
 )
 from bench.paths import portable_command
+from models.defaults import DEFAULT_MODEL
 
 __all__ = [
     "RECORDS_FILE",
@@ -175,7 +176,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--corpus", default="all", help="sample, usrdoc or all (default)")
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
-    parser.add_argument("--model", default="local", help="chat model spec for every role")
+    parser.add_argument(
+        "--model", default=DEFAULT_MODEL, help=f"chat model spec (default: {DEFAULT_MODEL})"
+    )
     parser.add_argument("--strategy", default="single", help="bench strategy (default: single)")
     parser.add_argument(
         "--set",

@@ -85,7 +85,8 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
         return False
     own = content_tokens(turn)
     kept = own & content_tokens(text)
-    if own and len(kept) < max(1, (len(own) + 1) // 2):
+    same_ask = words[0] == turn.strip().lower().split()[0]  # "Who is she married to?" ->
+    if own and len(kept) < max(1, (len(own) + 1) // 2) and not same_ask:  # "Who is X's husband?"
         return False
     answer = content_tokens(previous_answer)
     extra = content_tokens(text) - own
@@ -94,7 +95,8 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
 
 def template_question(turn: str, previous: str) -> str:
     """Return the safe standalone form: the new turn, with the previous question as context."""
-    return f"{turn.rstrip()} (context: {previous.strip()})" if previous.strip() else turn
+    earlier = " ".join(previous.replace("(context:", "").replace(")", " ").split())
+    return f"{turn.rstrip()} (context: {earlier})" if earlier else turn
 
 
 def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:

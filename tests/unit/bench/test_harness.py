@@ -76,11 +76,11 @@ def test_drop_gold_runs_each_share_on_its_own_index(config, tmp_path):
 
 def test_results_of_another_model_or_corpus_are_not_reused(config, tmp_path):
     run_eval(config, FakeRunner(), ingest=fake_ingest)
-    config.model = "qwen2.5-coder-0.5b"
+    config.model = "smollm2"
     other_model = FakeRunner()
     records = run_eval(config, other_model, ingest=fake_ingest)
     assert len(other_model.calls) == 9
-    assert {r.model for r in records} == {"qwen2.5-coder-0.5b"}
+    assert {r.model for r in records} == {"smollm2"}
     extra = tmp_path / "extra.jsonl"
     extra.write_text('{"title": "E", "text": "An extra passage."}\n')
     config.extra_corpus = [extra]
