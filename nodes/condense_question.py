@@ -6,6 +6,7 @@ not copy the previous answer. A rewrite that fails the check gives way to a safe
 (the new turn, with the previous question as its context).
 """
 
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
@@ -26,6 +27,7 @@ __all__ = ["condense_question", "fresh_turn", "keeps_intent", "template_question
 
 _HISTORY_TURNS = 6
 _MAX_CHARS = 400
+_CONTEXT = re.compile(r"\s*\(context: (.*)\)$")
 _QUESTION_START = (
     "what which who whom whose when where why how is are was were do does did can could "
     "should would will has have had in on at for from by to list name tell give explain"
@@ -85,8 +87,9 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
         return False
     own = content_tokens(turn)
     kept = own & content_tokens(text)
-    same_ask = words[0] == turn.strip().lower().split()[0]  # "Who is she married to?" ->
-    if own and len(kept) < max(1, (len(own) + 1) // 2) and not same_ask:  # "Who is X's husband?"
+    # A paraphrase keeps the question word: "Who is she married to?" -> "Who is X's husband?"
+    same_ask = words[0] == turn.strip().lower().split()[0]
+    if own and len(kept) < max(1, (len(own) + 1) // 2) and not same_ask:
         return False
     answer = content_tokens(previous_answer)
     extra = content_tokens(text) - own
@@ -95,7 +98,9 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
 
 def template_question(turn: str, previous: str) -> str:
     """Return the safe standalone form: the new turn, with the previous question as context."""
-    earlier = " ".join(previous.replace("(context:", "").replace(")", " ").split())
+    earlier = previous.strip()
+    while nested := _CONTEXT.search(earlier):  # flatten an earlier template's own context
+        earlier = f"{earlier[: nested.start()]} {nested.group(1)}".strip()
     return f"{turn.rstrip()} (context: {earlier})" if earlier else turn
 
 
