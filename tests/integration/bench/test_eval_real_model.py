@@ -29,6 +29,8 @@ def test_three_questions_two_strategies_end_to_end(tmp_path, three_questions):
             "eval",
             "--data",
             str(three_questions),
+            "--model",
+            "smollm2",  # the harness is under test, not the reader: the fast model will do
             "--strategies",
             "no-retrieval,single",
             "--out",
