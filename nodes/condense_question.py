@@ -87,9 +87,9 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
         return False
     own = content_tokens(turn)
     kept = own & content_tokens(text)
-    # A paraphrase keeps the question word: "Who is she married to?" -> "Who is X's husband?"
-    same_ask = words[0] == turn.strip().lower().split()[0]
-    if own and len(kept) < max(1, (len(own) + 1) // 2) and not same_ask:
+    # Strict on purpose: "When was she born?" -> "When did X's show debut?" keeps the question
+    # word but not the intent. A paraphrase ("married" -> "husband") falls back to the template.
+    if own and len(kept) < max(1, (len(own) + 1) // 2):
         return False
     answer = content_tokens(previous_answer)
     extra = content_tokens(text) - own
