@@ -37,15 +37,16 @@ def short_source(source: str, position: int | None = None) -> str:
     return name if position is None else f"{name}#{position}"
 
 
+_CONDENSED_NOTES = {
+    "template": " (kept the previous question: the rewrite did not hold up)",
+    "resolved": " (pronoun resolved by rule: the rewrite did not hold up)",
+}
+
+
 def _question(e: QuestionEvent) -> str | None:
     if e["standalone"] == e["question"]:
         return None
-    how = (
-        " (kept the previous question: the rewrite did not hold up)"
-        if e["condensed"] == "template"
-        else ""
-    )
-    return f"follow-up read as: {e['standalone']}{how}"
+    return f"follow-up read as: {e['standalone']}{_CONDENSED_NOTES.get(e['condensed'], '')}"
 
 
 def _route(e: RouteEvent) -> str:

@@ -15,6 +15,7 @@ from models.judges import Route, SupportLevel
 __all__ = [
     "EVENT_TYPES",
     "Citation",
+    "Condensed",
     "CragAction",
     "AnswerEvent",
     "CapReachedEvent",
@@ -37,6 +38,11 @@ __all__ = [
 
 CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
 """CRAG's verdict on one retrieval as a whole."""
+
+Condensed = Literal["first turn", "model", "resolved", "template", "off"]
+"""How the standalone question was made: the turn itself (a first turn, or condensing off),
+the rewriter model's checked rewrite, the turn with its pronouns resolved by rule, or the safe
+template (the turn with the previous question and a short answer as context)."""
 
 
 class Citation(TypedDict):
@@ -96,8 +102,8 @@ class QuestionEvent(TypedDict):
     node: str
     question: str
     standalone: str
-    condensed: Literal["first turn", "model", "template", "off"]
-    """How a follow-up became standalone: the model's rewrite, or the safe template."""
+    condensed: Condensed
+    """How a follow-up became standalone: the model, the pronoun rules, or the template."""
 
 
 class RouteEvent(TypedDict):

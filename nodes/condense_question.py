@@ -2,8 +2,10 @@
 
 A follow-up ("Where was she born?") becomes a standalone question by the rewriter model, but
 the rewrite is checked, not trusted: it must be a question, keep the new turn's own words, and
-not copy the previous answer. A rewrite that fails the check gives way to a safe template
-(the new turn, with the previous question as its context).
+not copy the previous answer, nor be a fragment or leave a referring pronoun in; and when the
+pronoun rules (`nodes._coref`) know what the turn's pronoun means, it must name that. A
+rewrite that fails gives way to the rules' reading ("resolved"), else to a safe template (the
+new turn, with the previous question and a short previous answer as its context).
 """
 
 import re
@@ -15,11 +17,13 @@ from langgraph.types import Overwrite
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import FallbackEvent, QuestionEvent, emit
+from graphs.events import Condensed, FallbackEvent, QuestionEvent, emit
 from graphs.state import State
 from graphs.validation import InvalidQuestionError, validate_question
 from models.text import content_tokens, strip_markup
-from nodes._common import ask_judge, call_model, text_of
+from nodes._common import Verdict, ask_judge, call_model, text_of
+from nodes._coref import Resolution, resolve_follow_up, rewrite_problem, short_answer
+from nodes._names import without_conjunction
 from prompts.condense import CONDENSE_QUESTION
 from prompts.framing import as_data
 
@@ -28,10 +32,11 @@ __all__ = ["condense_question", "fresh_turn", "keeps_intent", "template_question
 _HISTORY_TURNS = 6
 _MAX_CHARS = 400
 _CONTEXT = re.compile(r"\s*\(context: (.*)\)$")
-_QUESTION_START = (
-    "what which who whom whose when where why how is are was were do does did can could "
-    "should would will has have had in on at for from by to list name tell give explain"
-).split()
+_WH = "what which who whom whose when where why how".split()
+_AUX = "is are was were do does did can could should would will has have had".split()
+_ASKING = [*_WH, *_AUX, "list", "name", "tell", "give", "explain"]
+"""First words that make a turn a question; `_WH` in the first two words does too."""
+_QUESTION_START = [*_ASKING, "in", "on", "at", "for", "from", "by", "to"]
 
 
 def _asked(state: State) -> tuple[object, list[AnyMessage]]:
@@ -96,12 +101,32 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
     return not (answer and extra and extra <= answer and len(extra) > 3)
 
 
-def template_question(turn: str, previous: str) -> str:
-    """Return the safe standalone form: the new turn, with the previous question as context."""
+def template_question(turn: str, previous: str, *, answer: str = "") -> str:
+    """Return the safe standalone form: the new turn, with the previous question as context.
+
+    A short previous answer joins the context ("... (context: Who is X married to? — Y)"), a
+    leading "And" is dropped, and a fragment ("And xz -6?") is asked as "What about xz -6?".
+    """
     earlier = previous.strip()
     while nested := _CONTEXT.search(earlier):  # flatten an earlier template's own context
         earlier = f"{earlier[: nested.start()]} {nested.group(1)}".strip()
-    return f"{turn.rstrip()} (context: {earlier})" if earlier else turn
+    named = short_answer(answer)
+    if earlier and named:
+        earlier = f"{earlier} — {named}"
+    asked = _as_question(turn)
+    return f"{asked} (context: {earlier})" if earlier else turn
+
+
+def _as_question(turn: str) -> str:
+    """Return the turn without a leading "And", a fragment asked as "What about ...?"."""
+    text = without_conjunction(turn)
+    return f"What about {text}" if _is_fragment(text) else text[:1].upper() + text[1:]
+
+
+def _is_fragment(text: str) -> bool:
+    """Tell whether text is not a full question: no question word, no opening verb."""
+    words = [w.strip(",?") for w in text.lower().split()]
+    return not (words and (words[0] in _ASKING or any(w in _WH for w in words[:2])))
 
 
 def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
@@ -109,6 +134,7 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     context = runtime.context
     raw, history = _asked(state)
     question = validate_question(raw, max_chars=context.max_question_chars)
+    how: Condensed
     standalone, how = question, "first turn"
     fallback: list[FallbackEvent] = []
     degraded: list[str] = []
@@ -122,7 +148,7 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
         node="condense_question",
         question=question,
         standalone=standalone,
-        condensed=how,  # type: ignore[typeddict-item]
+        condensed=how,
     )
     emit(runtime, shown)
     asked_now = state.get("messages") and raw == state["messages"][-1].content
@@ -147,14 +173,53 @@ def _standalone(
     previous: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[str, str, list[FallbackEvent], list[str]]:
+) -> tuple[str, Condensed, list[FallbackEvent], list[str]]:
     """Return the standalone question, how it was made, and the rewriter's failure if any."""
     if not runtime.context.condense_history:
         return question, "off", [], []
+    answer = _last_answer(history)
+    resolved = resolve_follow_up(
+        question, previous=previous, answer=answer, previous_turn=_last_question(history)
+    )
+    used = resolved.reading if resolved else "the previous question with the new turn"
+    verdict = _ask_rewriter(question, history, answer, runtime, deps, used=used)
+    fallback, degraded = verdict.events, verdict.degraded
+    if verdict.value is not None:
+        problem = _misreading(verdict.value, resolved)
+        if problem is None:
+            return verdict.value, "model", [], []
+        fallback = [_rejected(runtime, problem, used)]
+    if resolved:
+        return resolved.question, "resolved", fallback, degraded
+    return template_question(question, previous, answer=answer), "template", fallback, degraded
+
+
+def _misreading(rewrite: str, resolved: Resolution | None) -> str | None:
+    """Return why a rewrite that passed `keeps_intent` is still not standalone, if it is not."""
+    if _is_fragment(rewrite):
+        return "the rewrite is not a full question"
+    return rewrite_problem(rewrite, resolved)
+
+
+def _last_answer(history: list[AnyMessage]) -> str:
+    """Return the last answer's text ("" when the run abstained: it names nothing)."""
+    last = next((m for m in reversed(history) if isinstance(m, AIMessage)), None)
+    return "" if last is None or last.response_metadata.get("abstained") else last.text
+
+
+def _ask_rewriter(
+    question: str,
+    history: list[AnyMessage],
+    answer: str,
+    runtime: Runtime[Context],
+    deps: Deps,
+    *,
+    used: str,
+) -> Verdict[str]:
+    """Ask the rewriter for a standalone question that passes `keeps_intent`."""
     lines = [f"{m.type}: {as_data(m.text)}" for m in history[-_HISTORY_TURNS:]]
     prompt = CONDENSE_QUESTION.format(history="\n".join(lines), question=question)
-    answer = next((m.text for m in reversed(history) if isinstance(m, AIMessage)), "")
-    verdict = ask_judge(
+    return ask_judge(
         runtime,
         node="condense_question",
         judge="rewriter",
@@ -163,11 +228,22 @@ def _standalone(
             call_model(model, [HumanMessage(prompt)], max_tokens=64, name="condense")
         ),
         check=lambda text: keeps_intent(text, turn=question, previous_answer=answer),
-        used="the previous question with the new turn",
+        used=used,
     )
-    if verdict.value is None:
-        return template_question(question, previous), "template", *verdict[1:]
-    return verdict.value, "model", [], []
+
+
+def _rejected(runtime: Runtime[Context], problem: str, used: str) -> FallbackEvent:
+    """Emit and return the fallback event of a rewrite that misreads the follow-up."""
+    event = FallbackEvent(
+        type="fallback",
+        node="condense_question",
+        judge="rewriter",
+        problem=problem,
+        used=used,
+        degraded=None,
+    )
+    emit(runtime, event)
+    return event
 
 
 def _first_line(message: AIMessage) -> str:

@@ -26,13 +26,21 @@ export const clip = (text, n = 160) => {
 };
 const line = (text, extra = {}) => ({ text, ...extra });
 
+// How a follow-up became standalone (graphs/events.py `Condensed`), in plain words.
+const CONDENSED = {
+  model: "the rewriter model",
+  resolved: "rule (its pronoun replaced by what it refers to)",
+  template: "template (the previous question as context)",
+  off: "nothing (condensing is off)",
+};
+
 // Each describer returns {title, facts, details}: the title and its decisive facts make the one
 // line shown per step; details (a list of {text, kind?, url?}) open one click deeper.
 const DESCRIBE = {
   question: (e) => ({
     title: "Question",
     facts: e.standalone && e.standalone !== e.question ? `read as “${e.standalone}”` : "as asked",
-    details: e.condensed && e.condensed !== "first turn" ? [line(`follow-up made standalone by: ${e.condensed}`)] : [],
+    details: e.condensed && e.condensed !== "first turn" ? [line(`follow-up made standalone by: ${CONDENSED[e.condensed] || e.condensed}`)] : [],
   }),
   route: (e) => ({
     title: `Route ${e.route}`,

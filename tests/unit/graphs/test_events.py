@@ -36,6 +36,8 @@ def test_trace_lines_carry_the_decision():
     assert describe(same) is None  # a first turn needs no line
     template = {**EXAMPLE_EVENTS["question"], "condensed": "template"}
     assert "did not hold up" in (describe(template) or "")
+    resolved = {**EXAMPLE_EVENTS["question"], "condensed": "resolved"}
+    assert "pronoun resolved by rule" in (describe(resolved) or "")
     noted = {**EXAMPLE_EVENTS["rewrite"], "note": "kept the question's own keywords"}
     assert describe(noted) == (
         "searched the web for: Glassmere Lighthouse, completed (kept the question's own keywords)"

@@ -157,6 +157,7 @@ def test_keeps_intent(rewrite, kept):
 
 
 TEMPLATE = "Where was she born? (context: Who was Marie Curie?)"
+RESOLVED = "Where was Marie Curie born?"
 
 
 def test_template_question_keeps_the_turn_with_the_previous_question_as_context():
@@ -164,23 +165,108 @@ def test_template_question_keeps_the_turn_with_the_previous_question_as_context(
     assert template_question("Where?", "  ") == "Where?"
 
 
-def test_follow_up_copying_the_previous_answer_falls_back_to_the_template():
+def test_template_question_carries_a_short_answer_and_asks_a_fragment():
+    flat = template_question("And the highest?", "When? (context: Who won? — Ada)", answer="61")
+    assert flat == "What about the highest? (context: When? Who won? — Ada — 61)"
+    long = CURIE[1].text  # a sentence, not a name: left out
+    assert template_question("Where?", "Who was Marie Curie?", answer=long) == (
+        "Where? (context: Who was Marie Curie?)"
+    )
+
+
+def condense_follow_up(rewriter, history, *, previous=None, context=None):
+    """Condense the last turn of `history`; `previous` is the last turn's standalone question."""
+    state = {"messages": history} | ({"standalone_question": previous} if previous else {})
+    events = []
+    out = condense_question(state, make_runtime(context, events), make_deps(rewriter=rewriter))
+    return out, events
+
+
+def test_condense_resolves_a_pronoun_the_rewrite_copied_the_answer_over():
     rewriter = rule_model(default=CURIE[1].text)  # a small model's usual failure
     history = [*CURIE, HumanMessage("Where was she born?")]
-    events = []
-    out = condense_question(
-        {"messages": history},
-        make_runtime(Context(judge_attempts=2), events),
-        make_deps(rewriter=rewriter),
-    )
-    assert out["standalone_question"] == TEMPLATE
+    out, events = condense_follow_up(rewriter, history, context=Context(judge_attempts=2))
+    assert out["standalone_question"] == RESOLVED
     assert len(rewriter.calls) == 2
     assert [e["type"] for e in events] == ["fallback", "question"]
-    assert events[-1]["condensed"] == "template" and events[-1]["question"] == "Where was she born?"
+    used = "the follow-up with 'she' read as Marie Curie, from the previous question"
+    assert events[0]["used"] == used
+    assert events[-1]["condensed"] == "resolved" and events[-1]["question"] == "Where was she born?"
     assert out["degraded"].value == []  # the model answered, badly: the run is not degraded
 
 
-def test_the_template_uses_the_previous_turn_as_it_was_understood():
+POLANSKI = [
+    HumanMessage("When was Emmanuelle Seigner born?"),
+    AIMessage("22 June 1966"),
+    HumanMessage("Who is she married to?"),
+    AIMessage("Roman Polanski"),
+    HumanMessage("And what nationality is he?"),
+]
+POLANSKI_BEFORE = "Who is Emmanuelle Seigner married to?"
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "problem"),
+    [
+        ("What nationality is he?", "the rewrite left 'he' unresolved"),
+        (
+            "What nationality does Emmanuelle Seigner have?",
+            "the rewrite does not name Roman Polanski",
+        ),
+    ],
+)
+def test_condense_replaces_a_rewrite_that_misreads_the_pronoun(rewrite, problem):
+    rewriter = rule_model(default=rewrite)
+    out, events = condense_follow_up(rewriter, POLANSKI, previous=POLANSKI_BEFORE)
+    assert keeps_intent(rewrite, turn="And what nationality is he?")  # the old check let it by
+    assert out["standalone_question"] == "What nationality is Roman Polanski?"
+    assert [e["type"] for e in events] == ["fallback", "question"]
+    assert events[0]["problem"] == problem and events[0]["degraded"] is None
+    assert events[0]["used"].endswith("read as Roman Polanski, from the previous answer")
+    assert events[-1]["condensed"] == "resolved"
+    assert out["events"].value == events
+
+
+DUCTUS = [HumanMessage("What is the ductus arteriosus?"), AIMessage("A blood vessel.")]
+
+
+@pytest.mark.parametrize(
+    ("history", "turn", "problem", "standalone"),
+    [
+        (
+            DUCTUS,  # no name to resolve "it" with: the rules stand aside
+            "What does it become?",
+            "the rewrite left 'it' unresolved",
+            "What does it become? (context: What is the ductus arteriosus? — A blood vessel)",
+        ),
+        (
+            CURIE,
+            "And in Poland?",
+            "the rewrite is not a full question",
+            "What about in Poland? (context: Who was Marie Curie?)",
+        ),
+    ],
+)
+def test_condense_falls_back_to_the_template_when_the_rewrite_is_the_turn(
+    history, turn, problem, standalone
+):
+    rewriter = rule_model(default=turn)  # the model hands the turn back
+    out, events = condense_follow_up(rewriter, [*history, HumanMessage(turn)])
+    assert out["standalone_question"] == standalone
+    assert [e["type"] for e in events] == ["fallback", "question"]
+    assert events[0]["problem"] == problem
+    assert events[0]["used"] == "the previous question with the new turn"
+    assert events[-1]["condensed"] == "template"
+
+
+def test_condense_keeps_a_rewrite_that_names_the_referent():
+    rewriter = rule_model(default="What is the nationality of Roman Polanski?")
+    out, events = condense_follow_up(rewriter, POLANSKI, previous=POLANSKI_BEFORE)
+    assert out["standalone_question"] == "What is the nationality of Roman Polanski?"
+    assert [e["type"] for e in events] == ["question"] and events[0]["condensed"] == "model"
+
+
+def test_condense_carries_the_previous_turns_referent_when_the_rewriter_fails():
     history = [
         HumanMessage("Who was Marie Curie?"),
         AIMessage("A physicist."),
@@ -188,23 +274,41 @@ def test_the_template_uses_the_previous_turn_as_it_was_understood():
         AIMessage("In Warsaw."),
         HumanMessage("When did she die?"),
     ]
-    state = {"messages": history, "standalone_question": "Where was Marie Curie born?"}
-    out = condense_question(state, make_runtime(), make_deps(rewriter=rule_model(default="")))
-    assert out["standalone_question"] == "When did she die? (context: Where was Marie Curie born?)"
+    out, events = condense_follow_up(rule_model(default=""), history, previous=RESOLVED)
+    assert out["standalone_question"] == "When did Marie Curie die?"
+    assert (
+        events[0]["used"] == "the follow-up with 'she' read as Marie Curie, from the previous turn"
+    )
+
+
+def test_condense_template_uses_the_previous_turn_as_understood_and_its_answer():
+    history = [
+        *CURIE,
+        HumanMessage("Where was she born?"),
+        AIMessage("In Warsaw."),
+        HumanMessage("When?"),
+    ]
+    out, events = condense_follow_up(rule_model(default=""), history, previous=RESOLVED)
+    assert out["standalone_question"] == "When? (context: Where was Marie Curie born? — In Warsaw)"
+    assert events[-1]["condensed"] == "template"
+    assert events[0]["used"] == "the previous question with the new turn"
+
+
+def test_condense_template_leaves_out_an_abstention():
+    abstained = AIMessage("Warsaw", response_metadata={"abstained": True})  # a withheld guess
+    history = [HumanMessage("Who was Marie Curie?"), abstained, HumanMessage("When?")]
+    out, _ = condense_follow_up(rule_model(default=""), history)
+    assert out["standalone_question"] == "When? (context: Who was Marie Curie?)"
 
 
 def test_follow_up_with_a_good_rewrite_keeps_it():
     rewriter = rule_model(default="Standalone question: Where was Marie Curie born?")
-    history = [*CURIE, HumanMessage("Where was she born?")]
-    events = []
-    out = condense_question(
-        {"messages": history}, make_runtime(events=events), make_deps(rewriter=rewriter)
-    )
+    out, events = condense_follow_up(rewriter, [*CURIE, HumanMessage("Where was she born?")])
     assert out["standalone_question"] == "Where was Marie Curie born?"
     assert [e["type"] for e in events] == ["question"] and events[0]["condensed"] == "model"
 
 
-def test_follow_up_without_a_rewriter_degrades_to_the_template():
+def test_follow_up_without_a_rewriter_degrades_to_the_rules():
     from graphs.deps import JudgeUnavailableError
 
     class Missing:
@@ -213,8 +317,13 @@ def test_follow_up_without_a_rewriter_degrades_to_the_template():
 
     history = [*CURIE, HumanMessage("Where was she born?")]
     out = condense_question({"messages": history}, make_runtime(), Missing())
-    assert out["standalone_question"] == TEMPLATE
+    assert out["standalone_question"] == RESOLVED
+    assert out["events"].value[-1]["condensed"] == "resolved"
     assert out["degraded"].value == ["no rewriter model installed"]
+    elliptical = [*CURIE, HumanMessage("And in Poland?")]
+    out = condense_question({"messages": elliptical}, make_runtime(), Missing())
+    assert out["standalone_question"] == "What about in Poland? (context: Who was Marie Curie?)"
+    assert out["events"].value[-1]["condensed"] == "template"
 
 
 def test_condense_off_keeps_the_turn_as_asked():

@@ -1,0 +1,231 @@
+"""Resolve a follow-up's pronouns by rule: no model, the same answer every time.
+
+`resolve_follow_up` reads the new turn, the previous *standalone* question, the previous
+answer and what the user typed last time, and replaces the turn's referring pronouns
+(he him his she her hers it its they them their theirs) with what they mean:
+
+1. One kind only. The pronouns must all be of one kind (he, she, it or they); a turn with none
+   (an elliptical "And in Six Feet Under?") or with two kinds resolves nothing. A capitalised
+   "It" inside a sentence is a title word, and the dummy "it" of "is it true that ..." or
+   "does it take to ..." is no pronoun.
+2. Carry-over. If the previous turn was itself a follow-up with the same kind of pronoun, the
+   pronoun means the same again: what the previous standalone question put in its place
+   ("When did he die?" after "Whom did he play ...?" -> "Earle Hyman"), else the name that
+   question brought in.
+3. The answer. When the previous question asked for someone or something ("Who ...", "Whom
+   ...", "Which N ...", "What N ...", but not "In which ..." nor a bare "What is ...") and its
+   answer is a short phrase of a fitting kind (a person for he/she, a thing for it, either for
+   they; a person's answer must look like a name), the pronoun means the answer ("And what
+   nationality is he?" after "Who is Emmanuelle Seigner married to?" -> "Roman Polanski").
+   "Who was Marie Curie?" asks about her, not for someone. A thing answering "which N" is
+   named with N ("the GNU time option --append"). A switch of kind (she, then he) that the
+   answer cannot take resolves nothing.
+4. The name. Otherwise the pronoun means the previous question's name: a quoted title, else
+   its longest run of capitalised words, with inner joiners ("of", "the", "in", ...), numbers
+   next to them, and a "the" just before ("the Battle of Manila", "The Ninth Gate"); see
+   `nodes._names`. A lone acronym before a lowercase word ("GNU time") may be half a name:
+   no name, then.
+5. Substitution. Every pronoun becomes the antecedent, a possessive (his, its, their, hers,
+   "her" before a noun) becomes "X's"; a leading "And"/"So"/"But" is dropped.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from models.text import content_tokens
+from nodes._names import (
+    ARTICLES,
+    AUX,
+    FUNCTION_WORDS,
+    TRAILING,
+    bare,
+    capital,
+    main_name,
+    name_runs,
+    split_words,
+    without_conjunction,
+)
+
+__all__ = [
+    "Resolution",
+    "resolve_follow_up",
+    "rewrite_problem",
+    "short_answer",
+]
+
+Kind = Literal["he", "she", "it", "they"]
+Source = Literal["previous turn", "previous answer", "previous question"]
+_KINDS: dict[str, Kind] = {
+    **dict.fromkeys(("he", "him", "his"), "he"),
+    **dict.fromkeys(("she", "her", "hers"), "she"),
+    **dict.fromkeys(("it", "its"), "it"),
+    **dict.fromkeys(("they", "them", "their", "theirs"), "they"),
+}
+_POSSESSIVE = frozenset({"his", "hers", "its", "their", "theirs"})
+_PRONOUN = re.compile(r"\b(" + "|".join(_KINDS) + r")\b", re.IGNORECASE)
+_PERSON_KINDS = frozenset({"he", "she", "they"})
+_THING_KINDS = frozenset({"it", "they"})
+_PERSON_NOUNS = frozenset(
+    "person people man woman men women actor actress author writer director player "
+    "singer president king queen leader founder composer artist member winner".split()
+)
+_DUMMY_IT = re.compile(r"(\s+[\w'-]+){0,2}?\s+(that\b|to\s+[a-z])", re.IGNORECASE)
+"""After "it": "... that" or "... to <verb>" marks the dummy "it" of "is it true that ..."."""
+_MAX_ANSWER_WORDS = 6
+_SENTENCE_WORDS = AUX | frozenset({"not", "cannot", "yes", "no", "i", "you"})
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A follow-up made standalone by rule."""
+
+    question: str
+    """The standalone question."""
+    pronoun: str
+    """The first pronoun replaced, as typed."""
+    referent: str
+    """What the pronouns were read as: a name or the previous answer."""
+    source: Source
+    """Where the referent came from."""
+
+    @property
+    def reading(self) -> str:
+        """Say in plain words how the follow-up was read."""
+        said = f"the follow-up with {self.pronoun!r} read as {self.referent}"
+        return f"{said}, from the {self.source}"
+
+
+def short_answer(answer: str) -> str:
+    """Return the answer when it is a short phrase that can name something, else ""."""
+    text = " ".join(answer.split()).rstrip(".")
+    words = text.split()
+    if not words or len(words) > _MAX_ANSWER_WORDS or any(c in text for c in "?!;"):
+        return ""
+    return "" if any(w.lower().strip(",") in _SENTENCE_WORDS for w in words) else text
+
+
+def resolve_follow_up(
+    turn: str, *, previous: str, answer: str = "", previous_turn: str = ""
+) -> Resolution | None:
+    """Return the turn with its pronouns replaced by their antecedent, or None (see module)."""
+    found = _pronouns(turn)
+    kinds = {_KINDS[m.group(0).lower()] for m in found}
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    rewritten = bool(previous_turn) and split_words(previous_turn) != split_words(previous)
+    before = {_KINDS[m.group(0).lower()] for m in _pronouns(previous_turn)} if rewritten else set()
+    if kind in before:
+        carried = _carried(previous, previous_turn)
+        return _resolution(turn, found, carried, "previous turn") if carried else None
+    if named := _named_answer(previous, short_answer(answer), kind):
+        return _resolution(turn, found, named, "previous answer")
+    if before:  # a switch of kind (she, then he) that the answer cannot take
+        return None
+    entity = main_name(previous)
+    return _resolution(turn, found, entity, "previous question") if entity else None
+
+
+def rewrite_problem(rewrite: str, resolution: Resolution | None) -> str | None:
+    """Return why a model's rewrite still leans on the conversation, or None if it does not.
+
+    A referring pronoun left in is a problem; so is, when the rules resolved the turn, a
+    rewrite that does not name their referent (the wrong person, or nobody).
+    """
+    left = [m.group(0) for m in _pronouns(rewrite)]
+    if left:
+        return f"the rewrite left {left[0]!r} unresolved"
+    if resolution and not content_tokens(resolution.referent) <= content_tokens(rewrite):
+        return f"the rewrite does not name {resolution.referent}"
+    return None
+
+
+def _pronouns(text: str) -> list[re.Match[str]]:
+    """Return the referring pronouns (not a title word "It", nor a dummy "it")."""
+    return [
+        m
+        for m in _PRONOUN.finditer(text)
+        if (m.group(0).islower() or not text[: m.start()].strip(" \"'“"))
+        and not (m.group(0).lower() == "it" and _DUMMY_IT.match(text, m.end()))
+    ]
+
+
+def _resolution(turn: str, found: list[re.Match[str]], referent: str, source: Source) -> Resolution:
+    parts, end = [], 0
+    for m in found:
+        word = m.group(0).lower()
+        possessive = word in _POSSESSIVE or (word == "her" and _noun_follows(turn, m.end()))
+        parts += [turn[end : m.start()], f"{referent}'s" if possessive else referent]
+        end = m.end()
+    text = without_conjunction("".join([*parts, turn[end:]]))
+    return Resolution(text[:1].upper() + text[1:], found[0].group(0), referent, source)
+
+
+def _noun_follows(text: str, end: int) -> bool:
+    following = re.match(r"\s+([A-Za-z][\w'-]*)", text[end:])
+    return following is not None and following.group(1).lower() not in FUNCTION_WORDS
+
+
+def _carried(previous: str, previous_turn: str) -> str:
+    """Return what the previous standalone question put in place of the previous pronoun."""
+    typed, meant = split_words(previous_turn), split_words(previous)
+    same = [a.lower() == b.lower() for a, b in zip(typed, meant, strict=False)]
+    head = same.index(False) if False in same else len(same)
+    tail = 0
+    while tail < min(len(typed), len(meant)) - head and (
+        typed[-1 - tail].lower() == meant[-1 - tail].lower()
+    ):
+        tail += 1
+    gap = typed[head : len(typed) - tail]
+    if len(gap) == 1 and _PRONOUN.fullmatch(bare(gap[0])):
+        put = " ".join(meant[head : len(meant) - tail]).rstrip(TRAILING)
+        return re.sub(r"['’]s?$", "", put) if bare(gap[0]).lower() in _POSSESSIVE else put
+    typed_words = content_tokens(previous_turn)
+    new = [run for run in name_runs(previous) if not content_tokens(run) <= typed_words]
+    return max(new, key=lambda run: len(run.split()), default="")
+
+
+def _named_answer(previous: str, answer: str, kind: Kind) -> str:
+    """Return the previous answer, named as the previous question asked for it, if it fits."""
+    words = split_words(previous)
+    if not answer or len(words) < 2:
+        return ""
+    first = words[0].lower()
+    if first in ("who", "whom", "whose"):
+        rest = " ".join(words[2:]).rstrip(TRAILING)
+        if words[1].lower() in AUX and name_runs(rest) == [rest]:
+            return ""  # "Who was Marie Curie?" asks what she was, not for someone else
+        return answer if kind in _PERSON_KINDS and _is_name(answer) else ""
+    if first not in ("which", "what") or words[1].lower() in AUX:
+        return ""
+    noun = _noun_phrase(words[1:])
+    person = any(w.lower().removesuffix("s") in _PERSON_NOUNS for w in noun)
+    if kind not in (_PERSON_KINDS if person else _THING_KINDS):
+        return ""
+    if person:
+        return answer if _is_name(answer) else ""
+    if not noun or answer.split()[0].lower() in ARTICLES:
+        return answer
+    cut = noun.index("of") if "of" in noun else len(noun)
+    return " ".join(["the", *noun[:cut], answer, *noun[cut:]])
+
+
+def _is_name(answer: str) -> bool:
+    """Tell whether an answer names someone ("Roman Polanski", not "a physicist")."""
+    return capital(answer) and answer.split()[0].lower() not in ARTICLES
+
+
+def _noun_phrase(words: list[str]) -> list[str]:
+    """Return the words naming what "which"/"what" asks for, up to the verb."""
+    noun: list[str] = []
+    for word in words[:6]:
+        plain = bare(word)
+        lower = plain.lower()
+        verb = bool(noun) and plain.islower() and lower.endswith(("s", "ed"))
+        if not plain or lower in AUX or lower in _KINDS or (verb and not lower.endswith("ss")):
+            break
+        noun.append(plain)
+        if word.rstrip(TRAILING) != word:  # punctuation ends the phrase
+            break
+    return noun

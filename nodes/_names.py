@@ -1,0 +1,126 @@
+"""Find what a question is about: its quoted title, or its longest run of capitalised words.
+
+Shared by the pronoun rules (`nodes._coref`): words are split on spaces, a leading "And" is
+not part of the question, and punctuation after a word ends a name ("Gate?" in "Who directed
+The Ninth Gate?") unless the word is an initial ("Michael C. Hall").
+"""
+
+import re
+
+__all__ = [
+    "ARTICLES",
+    "AUX",
+    "FUNCTION_WORDS",
+    "TRAILING",
+    "bare",
+    "capital",
+    "main_name",
+    "name_runs",
+    "split_words",
+    "without_conjunction",
+]
+
+AUX = frozenset(
+    "is are was were am be been do does did has have had can could should would will shall "
+    "may might must".split()
+)
+FUNCTION_WORDS = AUX | frozenset(
+    "a an the and or but to of in on at for from by with about as than if when where why how "
+    "who whom whose which what that this since after before during tell name list give "
+    "explain describe show".split()
+)
+"""Words that do not start a name (nor follow a possessive "her")."""
+ARTICLES = ("the", "a", "an")
+_CONJUNCTION = re.compile(r"^(and|so|but|also|then|ok|okay)\b[,\s]*", re.IGNORECASE)
+_JOINERS = frozenset("of the in to a an and for on de del da von van der du la le".split())
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+_LEADING = "(\"“'‘"
+TRAILING = "?!.,;:)\"”'’"
+
+
+def without_conjunction(turn: str) -> str:
+    """Return the turn without a leading "And", "So", "But" ... (the whole turn if that is all)."""
+    return _CONJUNCTION.sub("", turn.strip()) or turn.strip()
+
+
+def split_words(text: str) -> list[str]:
+    """Return the words of a question, a leading conjunction left out."""
+    return without_conjunction(text).split()
+
+
+def bare(word: str) -> str:
+    """Return a word without the punctuation around it."""
+    return word.lstrip(_LEADING).rstrip(TRAILING)
+
+
+def capital(word: str) -> bool:
+    """Tell whether a word starts with a capital letter."""
+    return word[:1].isupper()
+
+
+def main_name(question: str) -> str:
+    """Return the question's name: a quoted title, else its longest capitalised run, or ""."""
+    quoted = _QUOTED.search(question)
+    if quoted:
+        return quoted.group(1).strip()
+    name = max(name_runs(question), key=lambda run: len(run.split()), default="")
+    after = re.search(re.escape(name) + r"\s+([a-z][\w-]*)", question) if name else None
+    if name.isupper() and " " not in name and after and after.group(1) not in FUNCTION_WORDS:
+        return ""  # a lone acronym may be half a name ("GNU time"): better no name than half
+    return name
+
+
+def name_runs(text: str) -> list[str]:
+    """Return the runs of capitalised words, with inner joiners and numbers next to them.
+
+    "the" just before a run is kept ("the Battle of Manila"), a run may start with "The" or
+    "A" ("A Walk to Remember") but not with another function word ("Which", "In"), and a
+    possessive "'s" at its end is dropped.
+    """
+    words = split_words(text)
+    runs: list[str] = []
+    i = 0
+    while i < len(words):
+        end = _run_end(words, i)
+        if end > i:
+            start = i - 1 if i > 0 and words[i - 1].lower() == "the" else i
+            run = " ".join(words[start:end]).rstrip(TRAILING)
+            runs.append(re.sub(r"['’]s$", "", run))
+        i = max(end, i + 1)
+    return runs
+
+
+def _run_end(words: list[str], start: int) -> int:
+    """Return where a run of capitalised words starting at `start` ends (`start` if none)."""
+    end = start
+    for i in range(start, len(words)):
+        if not _fits(words, i, start):
+            break
+        end = i + 1
+        initial = len(bare(words[i])) == 1 and words[i].endswith(".")  # "Michael C. Hall"
+        if bare(words[i]) != words[i].lstrip(_LEADING) and not initial:
+            break  # "Gate?" or "Alien," ends the run
+    return end
+
+
+def _fits(words: list[str], i: int, start: int) -> bool:
+    """Tell whether word `i` continues (or, at `start`, opens) a run of capitalised words."""
+    word = bare(words[i])
+    lower = word.lower()
+    number = word[:1].isdigit() and _capital_at(words, i + 1 if i == start else i - 1)
+    if i == start:
+        article = lower in ARTICLES and _capital_at(words, i + 1)
+        return number or (capital(word) and (lower not in FUNCTION_WORDS or article))
+    joiner = lower in _JOINERS and _capital_after_joiners(words, i)
+    return capital(word) or joiner or number
+
+
+def _capital_after_joiners(words: list[str], i: int) -> bool:
+    """Tell whether joiners from `i` on lead to a capitalised word ("Coton in the Elms")."""
+    while i < len(words) and words[i].lower() in _JOINERS:
+        i += 1
+    return _capital_at(words, i)
+
+
+def _capital_at(words: list[str], i: int) -> bool:
+    return 0 <= i < len(words) and capital(bare(words[i]))
