@@ -179,13 +179,13 @@ def test_a_busy_thread_cannot_be_deleted(make_client):
 def test_history_returns_every_turn_of_a_long_conversation(client):
     thread_id = client.post("/threads", json={}).json()["thread_id"]
     for turn in range(52):
-        body = run_input(f"Question number {turn} about Paris?")
+        body = run_input(f"Where is Paris, question {turn}?")
         assert client.post(f"/threads/{thread_id}/runs/stream", json=body).status_code == 200
     turns = client.post(f"/threads/{thread_id}/history", json={"limit": 60, "turns": True}).json()
     assert len(turns) == 52
     assert [t["values"]["question"] for t in turns[::-1]][:2] == [
-        "Question number 0 about Paris?",
-        "Question number 1 about Paris?",
+        "Where is Paris, question 0?",
+        "Where is Paris, question 1?",
     ]
     last = turns[0]["values"]
     assert last["answer"] and last["citations"] and last["events"][0]["type"] == "question"
