@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bench.strategies import BASELINES
 from models.defaults import DEFAULT_MODEL
 from models.errors import UserError
 
@@ -35,8 +36,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--strategies",
         default=DEFAULT_STRATEGIES,
-        help=f"comma-separated strategies (default: {DEFAULT_STRATEGIES}; "
-        "also: acrag, the full graph)",
+        help=f"comma-separated strategies (default: {DEFAULT_STRATEGIES}, acrag's own "
+        "strategies only; also: acrag, the full graph; and the peer baselines "
+        f"{', '.join(BASELINES)}, LangGraph's CRAG and Self-RAG tutorials run on the same "
+        "models, index and web backend)",
     )
     parser.add_argument("--limit", type=int, help="questions per file (default: all)")
     parser.add_argument(

@@ -3,6 +3,8 @@
 A `Runner` answers one question under one strategy and reports what it cost. `GraphRunner`
 does it with the live graph: strategy name -> `Context` overrides -> stream the graph ->
 read the prediction, route, CRAG action and counters from the events and the final state.
+The peer baselines (`bench.baselines`) run the same way, through their own compiled graphs,
+with the same callbacks, so their LLM calls and tokens are counted identically.
 Everything else in `bench` only sees `Outcome`, so following a change in the graph's API
 means changing this module alone. Tests use a fake `Runner`.
 """
@@ -19,7 +21,7 @@ from langchain_core.outputs import LLMResult
 
 from bench.llm_cache import CountingCache
 from bench.records import Outcome
-from bench.strategies import context_overrides
+from bench.strategies import BASELINES, context_overrides
 
 __all__ = [
     "GraphRunner",
@@ -118,6 +120,7 @@ class GraphRunner:
         settings: Mapping[str, Any] | None = None,
         cache: CountingCache | None = None,
         graph: Any | None = None,
+        baselines: Mapping[str, Any] | None = None,
     ) -> None:
         """Prepare the runner.
 
@@ -127,13 +130,17 @@ class GraphRunner:
             cache: The installed LLM cache, to count its hits per question.
             graph: A compiled graph to run (tests pass one built with fakes); by default
                 `graphs.build_graph()`, which builds every collaborator from the Context.
+            baselines: Compiled baseline graphs by strategy name (tests pass ones built with
+                fakes); by default `bench.baselines.build_baselines()`.
         """
+        from bench.baselines import build_baselines
         from graphs import build_graph
 
         self.model = model
         self.settings = dict(settings or {})
         self.cache = cache
         self.graph = graph if graph is not None else build_graph()
+        self.baselines = dict(baselines) if baselines is not None else build_baselines()
 
     def context(self, strategy: str, *, home: Path) -> Any:
         """Return the `Context` of one run of `strategy` over the index in `home`."""
@@ -161,7 +168,7 @@ class GraphRunner:
         events: list[dict[str, Any]] = []
         state: dict[str, Any] = {}
         started = time.perf_counter()
-        graph: Any = self.graph
+        graph: Any = self.baselines[strategy] if strategy in BASELINES else self.graph
         for namespace, mode, chunk in graph.stream(
             {"question": question},
             config,

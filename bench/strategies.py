@@ -3,6 +3,9 @@
 Fixed strategies force Adaptive-RAG's route; "plain" retrieval turns CRAG's correction off
 by making every retrieval Correct and keeping whole passages as knowledge, and turns Self-RAG
 reflection off. `adaptive-oracle` runs nothing: it is read from the other strategies' results.
+The `BASELINES` are not acrag: they are LangGraph's CRAG and Self-RAG tutorials, each run as a
+graph of its own (`bench.baselines`) over the same models and stores, configured by the same
+Context (retrieval, web backend, answer style and token cap, `max_retries` for loops).
 """
 
 from collections.abc import Mapping, Sequence
@@ -11,6 +14,7 @@ from typing import Any
 from models.errors import UserError
 
 __all__ = [
+    "BASELINES",
     "ORACLE",
     "DESCRIPTIONS",
     "ORACLE_LADDER",
@@ -22,6 +26,9 @@ __all__ = [
 ORACLE = "adaptive-oracle"
 ORACLE_LADDER = ("no-retrieval", "single", "ircot")
 """Adaptive-RAG's routes A, B and C, simplest first: what the oracle chooses from."""
+
+BASELINES = ("tutorial-crag", "tutorial-self-rag")
+"""Peer baselines: the LangGraph tutorials' graphs, not configurations of acrag's."""
 
 _PLAIN: dict[str, Any] = {
     "upper_threshold": -1.0,  # any score counts as Correct: no web search, no rewrite
@@ -58,6 +65,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "upper_threshold": 1.0,
         "lower_threshold": -1.0,
     },
+    **{name: {} for name in BASELINES},  # their own graphs: the Context only sets shared blocks
 }
 """Context overrides per runnable strategy; `acrag` is the full graph (routes, CRAG, reflection)."""
 
@@ -72,6 +80,8 @@ DESCRIPTIONS = {
     "crag-correct": "CRAG forced Correct: refined local strips only",
     "crag-incorrect": "CRAG forced Incorrect: keyword rewrite and web results only",
     "crag-ambiguous": "CRAG forced Ambiguous: local strips plus web results",
+    "tutorial-crag": "baseline: LangGraph's CRAG tutorial (LLM yes/no grades, web on any no)",
+    "tutorial-self-rag": "baseline: LangGraph's Self-RAG tutorial (yes/no graders, bounded loops)",
     ORACLE: "per question, the simplest of A/B/C that answered correctly in this run",
 }
 

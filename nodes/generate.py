@@ -9,13 +9,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import FallbackEvent, emit
-from graphs.state import Candidate, State, Strip
+from graphs.state import Candidate, Passage, State, Strip
 from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
 from nodes._degrade import retry_or_degrade
@@ -30,7 +30,7 @@ from prompts.generate import (
     SHORT_ANSWER_RULE,
 )
 
-__all__ = ["clean_answer", "evidence_groups", "generate"]
+__all__ = ["answer_messages", "clean_answer", "evidence_groups", "generate", "retry_options"]
 
 _PREFIX = re.compile(r"^\s*(answer\s*:|so the answer is\s*:?)\s*", re.IGNORECASE)
 
@@ -58,16 +58,28 @@ def clean_answer(reply: str, *, short: bool = False) -> str:
     return _PREFIX.sub("", "\n".join(line for line in lines if line)).strip()
 
 
-def _prompt(state: State, evidence: Sequence[Strip], *, short: bool) -> str:
-    question = state["standalone_question"]
+def answer_messages(
+    question: str,
+    evidence: Sequence[Passage | Strip],
+    *,
+    short: bool,
+    reasoning: Sequence[str] = (),
+) -> list[BaseMessage]:
+    """Return the messages that ask for an answer from `evidence` (closed book when empty)."""
     rule = SHORT_ANSWER_RULE if short else SENTENCE_ANSWER_RULE
     if not evidence:
-        return ANSWER_WITHOUT_KNOWLEDGE.format(rule=rule, question=question)
-    reasoning = state.get("reasoning") or []
+        asked = ANSWER_WITHOUT_KNOWLEDGE.format(rule=rule, question=question)
+        return [SystemMessage(CLOSED_BOOK_SYSTEM), HumanMessage(asked)]
     block = REASONING_BLOCK.format(sentences=as_data("\n".join(reasoning))) if reasoning else ""
-    return ANSWER_WITH_KNOWLEDGE.format(
+    asked = ANSWER_WITH_KNOWLEDGE.format(
         passages=format_passages(evidence), reasoning=block, rule=rule, question=question
     )
+    return [SystemMessage(ANSWER_SYSTEM), HumanMessage(asked)]
+
+
+def retry_options(attempt: int) -> dict[str, Any]:
+    """Return the sampling options of a regeneration, so it does not repeat the same answer."""
+    return {"temperature": 0.7, "seed": attempt}
 
 
 def _candidate(
@@ -97,12 +109,16 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
     if context.use_logprobs and "logprobs" in type(model).model_fields:
         options["logprobs"] = True
     if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
-        options |= {"temperature": 0.7, "seed": state["retries"]}
+        options |= retry_options(state["retries"])
     short = context.answer_style == "short"
     candidates, failures = [], []
     for index, evidence in enumerate(groups):
-        system = ANSWER_SYSTEM if evidence else CLOSED_BOOK_SYSTEM
-        messages = [SystemMessage(system), HumanMessage(_prompt(state, evidence, short=short))]
+        messages = answer_messages(
+            state["standalone_question"],
+            evidence,
+            short=short,
+            reasoning=state.get("reasoning") or [],
+        )
         try:
             reply = call_model(
                 model,
