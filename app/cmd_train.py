@@ -1,4 +1,4 @@
-"""`acrag train evaluator|classifier|labels`: reproduce the learned judges' artifacts.
+"""`acrag train evaluator|support|classifier|labels`: reproduce the learned judges' artifacts.
 
 Training writes a new artifact folder in the user's data directory unless told otherwise; the
 committed artifacts under `models/artifacts/` are replaced only with `--overwrite`.
@@ -10,7 +10,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from models.errors import UserError
 
@@ -60,25 +60,41 @@ def _add_evaluator(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]")
         default="cross-encoder",
         help="MiniLM fine-tuned on the pair (default) or a head over frozen MiniLM embeddings",
     )
-    evaluator.add_argument(
+    _cross_encoder(evaluator)
+    evaluator.set_defaults(handler=run_evaluator)
+
+
+def _cross_encoder(parser: argparse.ArgumentParser) -> None:
+    """Add the cross-encoder options shared by the evaluator and the support judge."""
+    parser.add_argument(
         "--top-layers",
         type=int,
         default=0,
         help="cross-encoder: MiniLM top layers trained outright (default 0)",
     )
-    evaluator.add_argument(
+    parser.add_argument(
         "--lora-rank",
         type=int,
         default=16,
         help="cross-encoder: LoRA rank on every encoder layer; 0 for none (default 16)",
     )
-    evaluator.add_argument(
+    parser.add_argument(
         "--lr", type=float, default=5e-4, help="cross-encoder learning rate (default 5e-4)"
     )
-    evaluator.add_argument(
+    parser.add_argument(
         "--resume", type=Path, help="continue training from this artifact folder (use a new --seed)"
     )
-    evaluator.set_defaults(handler=run_evaluator)
+
+
+def _add_support(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    support = kinds.add_parser("support", help="train the support judge (Self-RAG's IsSup)")
+    _common(support, steps=1200, budget=0)
+    support.add_argument(
+        "--no-calibrate", action="store_true", help="skip choosing thresholds on the dev files"
+    )
+    support.add_argument("--labels-dir", type=Path, help="folder holding silver.*.jsonl")
+    _cross_encoder(support)
+    support.set_defaults(handler=run_support)
 
 
 def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -117,6 +133,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser = subparsers.add_parser("train", help="train the learned judges")
     kinds = parser.add_subparsers(title="judges", metavar="JUDGE", required=True)
     _add_evaluator(kinds)
+    _add_support(kinds)
     _add_classifier(kinds)
     _add_labels(kinds)
 
@@ -158,23 +175,40 @@ def _print(manifest: dict[str, object], out: Path) -> int:
     return 0
 
 
+def _cross_encoder_config(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the cross-encoder hyper-parameters the options set."""
+    return {
+        "steps": args.steps,
+        "seed": args.seed,
+        "limit": args.limit,
+        "time_budget": args.time_budget or None,
+        "resume": args.resume,
+        "top_layers": args.top_layers,
+        "lora_rank": args.lora_rank,
+        "lr": args.lr,
+    }
+
+
 def run_evaluator(args: argparse.Namespace) -> int:
     """Train the evaluator and print its manifest."""
     from models.training.train_evaluator import EvaluatorConfig, train_evaluator
 
-    config = EvaluatorConfig(
-        steps=args.steps,
-        seed=args.seed,
-        limit=args.limit,
-        time_budget=args.time_budget or None,
-        resume=args.resume,
-        architecture=args.architecture,
-        top_layers=args.top_layers,
-        lora_rank=args.lora_rank,
-        lr=args.lr,
-    )
+    config = EvaluatorConfig(**_cross_encoder_config(args), architecture=args.architecture)
     out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=_home(args))
     manifest = train_evaluator(_data_dir(args), out, config, calibrate=not args.no_calibrate)
+    return _print(manifest, out)
+
+
+def run_support(args: argparse.Namespace) -> int:
+    """Train the support judge and print its manifest."""
+    from models.training.train_classifier import LABELS_DIR
+    from models.training.train_support import SupportConfig, train_support
+
+    config = SupportConfig(**_cross_encoder_config(args))
+    out = artifact_out("support", args.out, overwrite=args.overwrite, home=_home(args))
+    labels = args.labels_dir or LABELS_DIR
+    calibrate = not args.no_calibrate
+    manifest = train_support(_data_dir(args), out, config, labels_dir=labels, calibrate=calibrate)
     return _print(manifest, out)
 
 

@@ -77,7 +77,11 @@ class Context:
     route: Literal["auto", "A", "B", "C"] = _opt("auto", "Force a route instead of classifying.")
     evaluator: JudgeKind = _opt("trained", "Retrieval evaluator: trained, llm or heuristic.")
     critic: Literal["llm", "heuristic"] = _opt(
-        "heuristic", "Support checker and usefulness judge for reflection."
+        "heuristic",
+        "Usefulness judge for reflection (and support checker unless `support` is set).",
+    )
+    support: JudgeKind | None = _opt(
+        None, "Support checker (IsSup): trained, llm or heuristic; unset uses the `critic` kind."
     )
     judge_attempts: int = _opt(2, "Tries for a judge that returns junk before the safe fallback.")
 

@@ -59,6 +59,8 @@ def _judge(kind: str, role: str, judge_model: str) -> Any:
             return _trained("classifier", "load_classifier")
         case "trained", "evaluator":
             return _trained("evaluator", "load_evaluator")
+        case "trained", "support":
+            return _trained("support", "load_support_judge")
         case "heuristic", "classifier":
             return h.HeuristicClassifier()
         case "heuristic", "evaluator":
@@ -161,9 +163,8 @@ class Deps:
 
     def support_for(self, context: Context) -> SupportChecker:
         """Return the support checker (IsSup)."""
-        judge: SupportChecker = self.support or _judge(
-            context.critic, "support", context.judge_model
-        )
+        kind = context.support or context.critic
+        judge: SupportChecker = self.support or _judge(kind, "support", context.judge_model)
         return judge
 
     def usefulness_for(self, context: Context) -> UsefulnessJudge:

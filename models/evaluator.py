@@ -108,16 +108,9 @@ _lock = threading.Lock()
 
 
 def _cross_encoder(folder: Path, quantized: bool) -> TrainedEvaluator:
-    from models.training.artifact import load_artifact, quantize
-    from models.training.loop import batched_logits
+    from models.training.artifact import pair_logits
 
-    model, tokenizer, manifest = load_artifact(folder, kind="evaluator")
-    model = quantize(model) if quantized else model
-    length = int(manifest.get("max_length", 256))
-
-    def logits(questions: Sequence[str], passages: Sequence[str]) -> Any:
-        return batched_logits(model, tokenizer, questions, passages, max_length=length)[:, 0]
-
+    logits, manifest = pair_logits(folder, kind="evaluator", quantized=quantized)
     return TrainedEvaluator(logits, manifest)
 
 

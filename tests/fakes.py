@@ -167,6 +167,24 @@ class FixedSupport:
 
 
 @dataclass
+class AnswerInWindowLogits:
+    """A support cross-encoder stand-in: logit +4 if the answer occurs in the window, else -4.
+
+    Reads the first segment as `question [SEP] answer`; counts its calls in `calls`.
+    """
+
+    calls: int = 0
+
+    def __call__(self, firsts: Sequence[str], windows: Sequence[str]) -> Any:
+        import torch
+
+        self.calls += 1
+        answers = [first.split(" [SEP] ")[1].rstrip(".") for first in firsts]
+        hits = [4.0 if a in w else -4.0 for a, w in zip(answers, windows, strict=True)]
+        return torch.tensor(hits)
+
+
+@dataclass
 class FixedUsefulness:
     """Always `value`."""
 

@@ -1,4 +1,4 @@
-"""Training code for acrag's learned judges: the retrieval evaluator and the complexity classifier.
+"""Training code for acrag's learned judges: retrieval evaluator, support judge, classifier.
 
-Nothing here runs at import time; `acrag train evaluator` and `acrag train classifier` call in.
+Nothing here runs at import time; `acrag train evaluator|support|classifier` call in.
 """

@@ -11,6 +11,7 @@ their weights) and runs offline.
 import hashlib
 import json
 import logging
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ __all__ = [
     "build_model",
     "check_manifest",
     "load_artifact",
+    "pair_logits",
     "read_manifest",
     "write_manifest",
     "quantize",
@@ -202,6 +204,22 @@ def load_artifact(
     for parameter in model.parameters():
         parameter.requires_grad = False
     return model, tokenizer, manifest
+
+
+def pair_logits(
+    folder: Path, *, kind: str, quantized: bool = False
+) -> tuple[Callable[[Sequence[str], Sequence[str]], torch.Tensor], dict[str, Any]]:
+    """Load a one-logit cross-encoder artifact; return its batched (first, second) -> logits."""
+    from models.training.loop import batched_logits
+
+    model, tokenizer, manifest = load_artifact(folder, kind=kind)
+    model = quantize(model) if quantized else model
+    length = int(manifest.get("max_length", 256))
+
+    def logits(first: Sequence[str], second: Sequence[str]) -> torch.Tensor:
+        return batched_logits(model, tokenizer, first, second, max_length=length)[:, 0]
+
+    return logits, manifest
 
 
 def resume_from(model: PreTrainedModel, folder: Path, *, kind: str) -> list[dict[str, Any]]:

@@ -24,12 +24,22 @@ from models.training.answers import answer_in
 from models.training.data import build_pairs, is_relevant, load_records, split_files, split_strips
 from models.training.metrics import accuracy, roc_auc
 
-__all__ = ["calibrate_evaluator", "choose_thresholds", "pair_metrics"]
+__all__ = [
+    "THRESHOLD_GRID",
+    "calibrate_evaluator",
+    "choose_thresholds",
+    "pair_metrics",
+    "sample_per_dataset",
+]
 
-_GRID = [round(-0.99 + 0.01 * i, 2) for i in range(199)]
+THRESHOLD_GRID = [round(-0.99 + 0.01 * i, 2) for i in range(199)]
+"""Candidate thresholds on the [-1, 1] scale, in steps of 0.01."""
 
 
-def _sample(records: list[dict[str, Any]], per_dataset: int, seed: int) -> list[dict[str, Any]]:
+def sample_per_dataset(
+    records: list[dict[str, Any]], per_dataset: int, seed: int
+) -> list[dict[str, Any]]:
+    """Return up to `per_dataset` seeded random records of each dataset, datasets sorted."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for dataset in sorted({r["dataset"] for r in records}):
@@ -70,14 +80,18 @@ def choose_thresholds(
     def precise(fired: list[bool]) -> bool:
         return bool(fired) and sum(fired) / len(fired) >= precision
 
-    upper = next((t for t in _GRID if precise([p for s, p in tops if s >= t])), 0.99)
+    upper = next((t for t in THRESHOLD_GRID if precise([p for s, p in tops if s >= t])), 0.99)
     lower = next(
-        (t for t in reversed(_GRID) if t <= upper and precise([not p for s, p in tops if s < t])),
+        (
+            t
+            for t in reversed(THRESHOLD_GRID)
+            if t <= upper and precise([not p for s, p in tops if s < t])
+        ),
         -0.99,
     )
     ranked = sorted(strip_scores)
     keep_from = ranked[int((1 - strip_recall) * len(ranked))] if ranked else -0.5
-    strip = max((t for t in _GRID if t <= keep_from), default=-0.99)
+    strip = max((t for t in THRESHOLD_GRID if t <= keep_from), default=-0.99)
     return Thresholds(upper=upper, lower=lower, strip_filter=strip)
 
 
@@ -95,7 +109,7 @@ def calibrate_evaluator(
     artifact: Path, data_dir: Path, *, per_dataset: int = 50, set_size: int = 4, seed: int = 0
 ) -> dict[str, Any]:
     """Choose thresholds and measure the evaluator in `artifact` on dev; rewrite its manifest."""
-    records = _sample(load_records(split_files(data_dir, "dev")), per_dataset, seed)
+    records = sample_per_dataset(load_records(split_files(data_dir, "dev")), per_dataset, seed)
     evaluator = load_evaluator(artifact)
     pairs = build_pairs(records, seed=seed)
     sets = _retrievals(records, set_size, seed)

@@ -25,8 +25,9 @@ __all__ = [
     "files_sha256",
     "is_relevant",
     "load_records",
-    "split_strips",
     "split_files",
+    "split_sentences",
+    "split_strips",
 ]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -84,9 +85,14 @@ def is_relevant(passage: dict[str, Any], answers: Sequence[str]) -> bool:
     return bool(flag)
 
 
+def split_sentences(text: str) -> list[str]:
+    """Return the sentences of `text` (a full stop, ! or ? before a capital or digit ends one)."""
+    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
 def split_strips(text: str, *, sentences_per_strip: int = 2) -> list[str]:
     """Cut a passage into strips of a few sentences; 1-2 sentence passages stay whole."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    sentences = split_sentences(text)
     if len(sentences) <= sentences_per_strip:
         return [text.strip()] if text.strip() else []
     step = sentences_per_strip

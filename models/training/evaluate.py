@@ -9,7 +9,7 @@ from models.training.data import build_pairs
 from models.training.labels import ROUTES, read_label_file, route_labels
 from models.training.metrics import accuracy, confusion_matrix
 
-__all__ = ["evaluate_classifier", "evaluate_evaluator"]
+__all__ = ["evaluate_classifier", "evaluate_evaluator", "evaluate_support"]
 
 
 def evaluate_evaluator(
@@ -69,3 +69,34 @@ def evaluate_classifier(
         "confusion": confusion_matrix(gold, predicted, ROUTES),
         "route_mix": {d: {r: c[r] for r in ROUTES} for d, c in sorted(mix.items())},
     }
+
+
+def evaluate_support(
+    records: list[dict[str, Any]],
+    *,
+    artifact: Path | None = None,
+    labels_file: Path | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Score support pairs built as for training (`support_data`); AUC overall and per kind.
+
+    Pairs: gold answers with their answer-bearing window against wrong answers of the same
+    type, wrong spans and windows without the answer, plus the silver readers' right and wrong
+    predictions from `labels_file` where it has rows for these questions.
+    """
+    from models.support import load_support_judge
+    from models.training.calibrate_support import score_support_pairs, support_metrics
+    from models.training.support_data import build_support_pairs, read_silver
+
+    judge = load_support_judge(artifact)
+    silver = read_silver([labels_file]) if labels_file and labels_file.is_file() else []
+    pairs = build_support_pairs(records, silver=silver, seed=seed)
+    scores = score_support_pairs(judge, pairs)
+    result: dict[str, Any] = {"all": support_metrics(pairs, scores)}
+    for dataset in sorted({p.dataset for p in pairs}):
+        indices = [i for i, p in enumerate(pairs) if p.dataset == dataset]
+        result[dataset] = pair_metrics(
+            [pairs[i].label for i in indices], [scores[i] for i in indices]
+        )
+    result["thresholds"] = judge.thresholds.as_dict() if judge.thresholds else None
+    return result

@@ -7,7 +7,6 @@ cross-entropy; the evaluator reports `2 * sigmoid(logit) - 1` in [-1, 1]. Thresh
 chosen on `qa/*.dev.jsonl` (`models.training.calibrate`) and written into the manifest.
 """
 
-import json
 import logging
 import random
 import time
@@ -17,18 +16,10 @@ from typing import Any, Literal
 
 import torch
 
-from models.training.artifact import (
-    MANIFEST,
-    WEIGHTS,
-    build_model,
-    read_manifest,
-    resume_from,
-    save_artifact,
-    write_manifest,
-)
+from models.training.artifact import WEIGHTS, read_manifest, write_manifest
+from models.training.cross_encoder import CrossEncoderConfig, train_cross_encoder
 from models.training.data import Pair, build_pairs, files_sha256, load_records, split_files
 from models.training.embed_head import embed_texts, fit_head, save_head
-from models.training.loop import fine_tune
 
 __all__ = ["EvaluatorConfig", "train_evaluator"]
 
@@ -36,29 +27,12 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class EvaluatorConfig:
-    """Hyper-parameters of an evaluator training run."""
+class EvaluatorConfig(CrossEncoderConfig):
+    """Hyper-parameters of an evaluator training run (cross-encoder ones inherited)."""
 
     architecture: Literal["embedding-head", "cross-encoder"] = "cross-encoder"
     """MiniLM fine-tuned on the concatenated pair, or a head over frozen MiniLM embeddings."""
     head_epochs: int = 20
-
-    steps: int = 1600
-    batch_size: int = 16
-    lr: float = 5e-4
-    max_length: int = 160
-    time_budget: float | None = None
-    """Stop (with the learning rate fully decayed) after this many seconds."""
-    top_layers: int = 0
-    """Cross-encoder: how many of MiniLM's top layers are trained outright."""
-    lora_rank: int = 16
-    """Cross-encoder: rank of low-rank adapters on every encoder layer (0 for none)."""
-    lora_alpha: float = 32.0
-    seed: int = 13
-    limit: int | None = None
-    """Use only the first `limit` training questions (after a seeded shuffle)."""
-    resume: Path | None = None
-    """Start from the trained tensors of this artifact (continue training; use a new seed)."""
 
 
 def train_evaluator(
@@ -142,28 +116,6 @@ def _train_head(pairs: list[Pair], out_dir: Path, config: EvaluatorConfig) -> di
 def _train_cross_encoder(
     pairs: list[Pair], out_dir: Path, config: EvaluatorConfig
 ) -> dict[str, Any]:
-    lora = {"rank": config.lora_rank, "alpha": config.lora_alpha} if config.lora_rank else None
-    model, tokenizer = build_model(1, top_layers=config.top_layers, lora=lora)
-    phases: list[dict[str, Any]] = []
-    if config.resume:
-        phases = resume_from(model, config.resume, kind="evaluator")
-    fit = fine_tune(
-        model,
-        tokenizer,
-        [p.question for p in pairs],
-        [p.text for p in pairs],
-        [p.label for p in pairs],
-        steps=config.steps,
-        batch_size=config.batch_size,
-        lr=config.lr,
-        max_length=config.max_length,
-        seed=config.seed,
-        time_budget=config.time_budget,
-    )
-    manifest: dict[str, Any] = {
-        "max_length": config.max_length,
-        "training": asdict(fit),
-        "training_phases": [*phases, {"seed": config.seed, **asdict(fit)}],
-    }
-    save_artifact(out_dir, model, top_layers=config.top_layers, manifest=manifest, lora=lora)
-    return json.loads((out_dir / MANIFEST).read_text())
+    first, second = [p.question for p in pairs], [p.text for p in pairs]
+    labels = [p.label for p in pairs]
+    return train_cross_encoder(first, second, labels, out_dir, config, kind="evaluator")

@@ -2,7 +2,14 @@ import math
 
 from graphs.context import Context
 from nodes.reflect import RETRY_STEPS, rank_candidates, reflect
-from tests.fakes import FixedSupport, FixedUsefulness, JunkJudge, make_deps, make_runtime
+from tests.fakes import (
+    AnswerInWindowLogits,
+    FixedSupport,
+    FixedUsefulness,
+    JunkJudge,
+    make_deps,
+    make_runtime,
+)
 
 
 def candidate(text, *, rel, sup, use, logprob=None, support="full"):
@@ -122,3 +129,25 @@ def test_junk_critics_fall_back():
     )
     assert out["candidates"][0]["support"] == "partial" and out["candidates"][0]["is_use"] == 0.5
     assert [e["judge"] for e in events if e["type"] == "fallback"] == ["support", "usefulness"]
+
+
+def test_the_trained_support_judge_drives_reflection_when_chosen(monkeypatch):
+    import models.support
+    from graphs import deps as graph_deps
+
+    manifest = {"thresholds": {"supported": 0.5, "unsupported": -0.3}}
+    trained = models.support.TrainedSupportJudge(AnswerInWindowLogits(), manifest)
+    monkeypatch.setattr(models.support, "load_support_judge", lambda: trained)
+    graph_deps._judge.cache_clear()
+    try:
+        deps = make_deps(support=None)
+        assert deps.support_for(Context()) is not trained  # the default is unchanged
+        context = Context(support="trained", max_retries=1)
+        assert deps.support_for(context) is trained
+        invented = reflect(state_with(["Lyon"]), make_runtime(context), deps)
+        supported = reflect(state_with(["Paris"]), make_runtime(context), deps)
+    finally:
+        graph_deps._judge.cache_clear()
+    assert invented["candidates"][0]["support"] == "none" and invented["retry"] == "regenerate"
+    assert supported["candidates"][0]["support"] == "full" and supported["retry"] is None
+    assert supported["candidates"][0]["is_sup"] > 0.9 > 0.1 > invented["candidates"][0]["is_sup"]
