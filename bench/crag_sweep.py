@@ -5,8 +5,10 @@ each question is answered under every action's evidence (refined local strips, w
 both), and each record keeps the evaluator's best score on the retrieval. CRAG's action
 depends only on that score (Correct if it reaches `upper`, Incorrect if it is below `lower`),
 so any pair of thresholds can be replayed offline: per pair, the action mix, Acc and tokens.
+With `--upper` and `--lower`, it also breaks that pair down per dataset, beside plain `single`
+when the run has it (a paired bootstrap interval of CRAG minus single on the same questions).
 
-    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl
+    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --upper 0.5 --lower -0.9
 """
 
 import argparse
@@ -16,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.paired import paired_difference
 from bench.records import Record, read_records
 
-__all__ = ["Point", "main", "sweep"]
+__all__ = ["Point", "breakdown", "chosen_records", "main", "sweep"]
 
 _FORCED = {"Correct": "crag-correct", "Incorrect": "crag-incorrect", "Ambiguous": "crag-ambiguous"}
 _GRID = (-0.9, -0.7, -0.5, -0.3, -0.13, 0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97)
@@ -76,6 +79,48 @@ def sweep(records: Sequence[Record]) -> list[Point]:
     return points
 
 
+def chosen_records(records: Sequence[Record], upper: float, lower: float) -> list[Record]:
+    """Return, per question, the forced-action record that thresholds `upper`/`lower` pick."""
+    return [
+        forced[_FORCED[_action(forced["crag-correct"].best_score, upper, lower)]]
+        for forced in _by_question(records).values()
+    ]
+
+
+def breakdown(records: Sequence[Record], upper: float, lower: float) -> str:
+    """Return a Markdown table per dataset: action mix, Acc of each action, CRAG vs single."""
+    chosen = chosen_records(records, upper, lower)
+    singles = [r for r in records if r.strategy == "single" and r.error is None]
+    rows = [
+        "| dataset | n | Correct | Incorrect | Ambiguous | Acc if Correct | Acc if Incorrect "
+        "| Acc if Ambiguous | CRAG Acc | single Acc | CRAG - single |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    datasets = sorted({r.dataset for r in chosen})
+    for dataset in [*datasets, "all"]:
+        mine = [r for r in chosen if dataset in ("all", r.dataset)]
+        keys = {(r.dataset, r.id) for r in mine}
+        forced = [r for r in records if (r.dataset, r.id) in keys and r.error is None]
+        plain = [r for r in singles if (r.dataset, r.id) in keys]
+        mix = {a: sum(r.strategy == s for r in mine) / len(mine) for a, s in _FORCED.items()}
+        acc = {a: _mean_acc([r for r in forced if r.strategy == s]) for a, s in _FORCED.items()}
+        versus = "–"
+        if plain:
+            diff = paired_difference(mine, plain, metric="acc")
+            versus = f"{diff.mean:+.1f} [{diff.low:+.1f}, {diff.high:+.1f}]"
+        rows.append(
+            f"| {dataset} | {len(mine)} | {mix['Correct']:.0%} | {mix['Incorrect']:.0%} "
+            f"| {mix['Ambiguous']:.0%} | {acc['Correct']:.1f} | {acc['Incorrect']:.1f} "
+            f"| {acc['Ambiguous']:.1f} | {_mean_acc(mine):.1f} "
+            f"| {_mean_acc(plain) if plain else float('nan'):.1f} | {versus} |"
+        )
+    return "\n".join(rows)
+
+
+def _mean_acc(records: Sequence[Record]) -> float:
+    return 100 * sum(r.acc for r in records) / len(records) if records else float("nan")
+
+
 def frontier(points: Sequence[Point]) -> list[Point]:
     """Return the points no other point beats on both Acc and tokens, cheapest first."""
     best: list[Point] = []
@@ -103,10 +148,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the frontier of threshold pairs for a records file, per dataset and overall."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path, help="records.jsonl of a forced-action run")
+    parser.add_argument("--upper", type=float, help="break this upper threshold down per dataset")
+    parser.add_argument("--lower", type=float, help="... with this lower threshold")
     args = parser.parse_args(argv)
     records = list(read_records(args.records).values())
     print(f"{len(_by_question(records))} questions with all three actions\n")  # noqa: T201
     print(table(frontier(sweep(records))))  # noqa: T201 - CLI output
+    if args.upper is not None and args.lower is not None:
+        print(f"\nupper {args.upper:+.2f}, lower {args.lower:+.2f}, per dataset:\n")  # noqa: T201
+        print(breakdown(records, args.upper, args.lower))  # noqa: T201 - CLI output
     return 0
 
 

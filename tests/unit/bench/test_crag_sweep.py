@@ -1,4 +1,4 @@
-from bench.crag_sweep import frontier, sweep
+from bench.crag_sweep import breakdown, chosen_records, frontier, sweep
 from bench.records import Record
 
 
@@ -52,3 +52,21 @@ def test_frontier_keeps_only_points_that_buy_accuracy_with_tokens():
 def test_questions_missing_an_action_are_left_out():
     assert sweep(RECORDS[:2]) == []
     assert sweep(RECORDS[:-1]) == sweep(RECORDS[:3])  # only "good" is complete
+
+
+def test_breakdown_compares_the_chosen_actions_with_plain_single_on_the_same_questions():
+    singles = [
+        record("good", "single", acc=1.0, tokens=150, best=0.9),
+        record("bad", "single", acc=0.0, tokens=150, best=-0.8),
+    ]
+    table = breakdown([*RECORDS, *singles], 0.5, -0.5)
+    row = next(line for line in table.splitlines() if line.startswith("| all "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:5] == ["2", "50%", "50%", "0%"]
+    assert cells[8:10] == ["100.0", "50.0"]  # CRAG answers both; single only the local one
+    assert cells[10].startswith("+50.0")
+
+
+def test_chosen_records_pick_the_web_when_every_passage_scores_low():
+    picked = {r.id: r.strategy for r in chosen_records(RECORDS, 0.95, 0.95)}
+    assert picked == {"good": "crag-incorrect", "bad": "crag-incorrect"}
