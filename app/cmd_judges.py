@@ -1,4 +1,4 @@
-"""`acrag judges eval`: measure the committed judges and print metrics as JSON.
+"""`acrag judges eval`: measure the committed judges and print metrics as JSON or tables.
 
 QA files (`--data`) give the evaluator's and classifier's metrics and the support judge's on
 held-out pairs; benchmark records (`--records`) give the support judges' separation of a
@@ -23,7 +23,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     """Add the `judges` subcommand."""
     parser = subparsers.add_parser("judges", help="evaluate the learned judges")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    evaluate = actions.add_parser("eval", help="print the judges' metrics as JSON")
+    evaluate = actions.add_parser("eval", help="print the judges' metrics")
     evaluate.add_argument("--data", nargs="+", type=Path, help="QA JSONL files")
     evaluate.add_argument("--evaluator", type=Path, help="evaluator artifact folder")
     evaluate.add_argument("--classifier", type=Path, help="classifier artifact folder")
@@ -32,7 +32,16 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--labels", type=Path, help="silver-label JSONL for these questions (others: bias labels)"
     )
     evaluate.add_argument("--limit", type=int, help="evaluate a seeded sample of N questions")
+    evaluate.add_argument(
+        "--route-a", type=Path, help="route-A JSONL whose dev split the classifier is scored on"
+    )
     evaluate.add_argument("--only", choices=JUDGES, help="evaluate one judge only")
+    evaluate.add_argument(
+        "--format",
+        choices=("json", "table"),
+        default="json",
+        help="JSON (default), or markdown tables for the classifier and JSON for the rest",
+    )
     _add_records(evaluate)
     evaluate.set_defaults(handler=run_eval)
 
@@ -74,6 +83,7 @@ def _on_data(args: argparse.Namespace, report: dict[str, Any]) -> None:
         evaluate_evaluator,
         evaluate_support,
     )
+    from models.training.route_a import ROUTE_A_FILE
     from models.training.train_classifier import LABELS_DIR
 
     records = load_records(args.data)
@@ -88,7 +98,10 @@ def _on_data(args: argparse.Namespace, report: dict[str, Any]) -> None:
         report["evaluator"] = evaluate_evaluator(records, artifact=args.evaluator)
     if args.only in (None, "classifier"):
         report["classifier"] = evaluate_classifier(
-            records, artifact=args.classifier, labels_file=labels
+            records,
+            artifact=args.classifier,
+            labels_file=labels,
+            route_a_file=args.route_a or ROUTE_A_FILE,
         )
     if args.only == "support" or (args.only is None and _support_installed(args)):
         report["support"] = evaluate_support(records, artifact=args.support, labels_file=labels)
@@ -110,7 +123,7 @@ def _on_records(args: argparse.Namespace, report: dict[str, Any]) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Evaluate and write one JSON object to stdout."""
+    """Evaluate and write one JSON object (or markdown tables) to stdout."""
     if not args.data and not args.records:
         raise UserError("pass QA files with --data, benchmark records with --records, or both")
     if args.records and args.only not in (None, "support"):
@@ -120,5 +133,24 @@ def run_eval(args: argparse.Namespace) -> int:
         _on_data(args, report)
     if args.records:
         _on_records(args, report)
-    sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    sys.stdout.write(_tables(report) if args.format == "table" else _json(report))
     return 0
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, indent=2) + "\n"
+
+
+def _tables(report: dict[str, Any]) -> str:
+    """Render the classifier's section as markdown tables, the others as JSON blocks."""
+    from models.training.classifier_report import markdown_report
+
+    sections = []
+    for name, value in report.items():
+        if name == "classifier":
+            sections.append(f"## classifier\n\n{markdown_report(value)}")
+        elif isinstance(value, dict):
+            sections.append(f"## {name}\n\n```json\n{_json(value)}```\n")
+        else:
+            sections.append(f"{name}: {json.dumps(value)}\n")
+    return "\n".join(sections)

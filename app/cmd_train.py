@@ -103,6 +103,14 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
     classifier.add_argument("--labels-dir", type=Path, help="folder holding silver.train.jsonl")
     classifier.add_argument("--labels", type=Path, help="silver-label JSONL (wins over the dir)")
     classifier.add_argument("--reader", help="use only the labels this reader made")
+    classifier.add_argument(
+        "--route-a", type=Path, help="hand-written route-A JSONL (default: the committed one)"
+    )
+    classifier.add_argument(
+        "--route-a-repeat",
+        type=int,
+        help="copies of its train split (default: the balanced class weight; 0 for none)",
+    )
     classifier.set_defaults(handler=run_classifier)
 
 
@@ -214,15 +222,27 @@ def run_support(args: argparse.Namespace) -> int:
 
 def run_classifier(args: argparse.Namespace) -> int:
     """Train the classifier and print its manifest."""
+    from models.training.route_a import ROUTE_A_FILE
     from models.training.train_classifier import LABELS_DIR, ClassifierConfig, train_classifier
 
+    if args.route_a_repeat is not None and args.route_a_repeat < 0:
+        raise UserError("--route-a-repeat must be 0 or more")
     config = ClassifierConfig(
-        steps=args.steps, seed=args.seed, limit=args.limit, time_budget=args.time_budget or None
+        steps=args.steps,
+        seed=args.seed,
+        limit=args.limit,
+        time_budget=args.time_budget or None,
+        route_a_repeat=args.route_a_repeat,
     )
     labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
     out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=_home(args))
     manifest = train_classifier(
-        _data_dir(args), out, config, labels_file=labels, reader=args.reader
+        _data_dir(args),
+        out,
+        config,
+        labels_file=labels,
+        reader=args.reader,
+        route_a_file=args.route_a or ROUTE_A_FILE,
     )
     return _print(manifest, out)
 

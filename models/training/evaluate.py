@@ -1,13 +1,16 @@
 """Evaluate the committed judges on any data file in the shared schema (`acrag judges eval`)."""
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from models.training.calibrate import pair_metrics
+from models.training.classifier_report import chat_report, dataset_report, hop_mix, route_scores
 from models.training.data import build_pairs
 from models.training.labels import ROUTES, read_label_file, route_labels
 from models.training.metrics import accuracy, confusion_matrix
+from models.training.route_a import ROUTE_A_FILE, read_route_a
 
 __all__ = ["evaluate_classifier", "evaluate_evaluator", "evaluate_support"]
 
@@ -42,32 +45,52 @@ def evaluate_evaluator(
 
 
 def evaluate_classifier(
-    records: list[dict[str, Any]], *, artifact: Path | None = None, labels_file: Path | None = None
+    records: list[dict[str, Any]],
+    *,
+    artifact: Path | None = None,
+    labels_file: Path | None = None,
+    route_a_file: Path = ROUTE_A_FILE,
 ) -> dict[str, Any]:
-    """Compare predicted routes with silver-plus-bias labels; confusion matrix and route mix."""
-    from models.classifier import load_classifier
+    """Compare predicted routes with silver-plus-bias labels, per route and per dataset.
 
+    Also routes the route-A file's dev split (hand-written inputs that need no documents, and
+    chatty hard negatives) and gives the route mix per dataset and hop kind
+    (`classifier_report`); `classifier_report.markdown_report` renders the result.
+    """
+    from models.classifier import ARTIFACT_DIR, load_classifier
+
+    classifier = load_classifier(artifact)
     silver = read_label_file(labels_file) if labels_file else {}
-    labels = route_labels(records, silver)
-    decisions = load_classifier(artifact).classify([r["question"] for r in records])
+    labels: list[tuple[str, str]] = list(route_labels(records, silver))
+    predicted = [d.route for d in classifier.classify([r["question"] for r in records])]
+    chat = read_route_a(route_a_file, split="dev")
+    chat_routes = [d.route for d in classifier.classify([e.text for e in chat])]
     gold = [route for route, _ in labels]
-    predicted = [d.route for d in decisions]
-    silver_idx = [i for i, (_, source) in enumerate(labels) if source == "silver"]
-    mix: dict[str, Counter[str]] = defaultdict(Counter)
-    for record, route in zip(records, predicted, strict=True):
-        mix[record["dataset"]][route] += 1
     return {
+        "artifact": str(artifact or ARTIFACT_DIR),
+        "trained_on": classifier.manifest.get("training_data", {}).get("label_counts"),
         "questions": len(records),
-        "accuracy": accuracy(gold, predicted),
-        "silver_only_accuracy": accuracy(
-            [gold[i] for i in silver_idx], [predicted[i] for i in silver_idx]
-        ),
         "labels": {
-            "silver": dict(Counter(r for r, s in labels if s == "silver")),
-            "bias": dict(Counter(r for r, s in labels if s == "bias")),
+            src: dict(Counter(r for r, s in labels if s == src)) for src in ("silver", "bias")
         },
+        "accuracy": accuracy(gold, predicted),
+        "routes": route_scores(gold, predicted),
         "confusion": confusion_matrix(gold, predicted, ROUTES),
-        "route_mix": {d: {r: c[r] for r in ROUTES} for d, c in sorted(mix.items())},
+        "silver": _silver_report(labels, predicted),
+        "datasets": dataset_report(records, labels, predicted),
+        "hop_kinds": hop_mix(records, predicted),
+        "route_a": chat_report(chat, chat_routes),
+    }
+
+
+def _silver_report(labels: Sequence[tuple[str, str]], predicted: Sequence[str]) -> dict[str, Any]:
+    indices = [i for i, (_, source) in enumerate(labels) if source == "silver"]
+    gold, chosen = [labels[i][0] for i in indices], [predicted[i] for i in indices]
+    return {
+        "questions": len(indices),
+        "accuracy": accuracy(gold, chosen) if indices else None,
+        "routes": route_scores(gold, chosen),
+        "confusion": confusion_matrix(gold, chosen, ROUTES),
     }
 
 

@@ -3,8 +3,10 @@
 Labels: a silver-label file (by default the committed `models/artifacts/labels/silver.train.jsonl`;
 see `models.training.silver`, `models.training.labels`), from one reader, gives silver labels
 for the questions it covers; every other training question, and every one no strategy
-answered, takes its dataset-bias label. A MiniLM sequence classifier (top layers, pooler and
-a 3-way head) is trained with cross-entropy on the question text alone.
+answered, takes its dataset-bias label. The train split of the hand-written route-A set
+(`models.training.route_a`: inputs that need no documents, and chatty hard negatives) is added,
+repeated so route A weighs as a class. A head over frozen MiniLM question embeddings (or
+MiniLM's top layers) is trained with cross-entropy on the question text alone.
 """
 
 import logging
@@ -29,8 +31,16 @@ from models.training.data import files_sha256, load_records, split_files
 from models.training.embed_head import embed_texts, fit_route_head, save_head
 from models.training.labels import ROUTES, read_label_file, readers_in, route_labels
 from models.training.loop import fine_tune
+from models.training.route_a import ROUTE_A_FILE, balanced_repeat, read_route_a
 
-__all__ = ["LABELS_DIR", "ClassifierConfig", "label_counts", "train_classifier"]
+__all__ = [
+    "LABELS_DIR",
+    "ClassifierConfig",
+    "TrainingSet",
+    "label_counts",
+    "train_classifier",
+    "training_set",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -53,14 +63,58 @@ class ClassifierConfig:
     seed: int = 13
     limit: int | None = None
     time_budget: float | None = 900.0
+    route_a_repeat: int | None = None
+    """Copies of the route-A train split: None for `balanced_repeat`, 0 to leave it out."""
 
 
 def label_counts(labels: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    """Count labels per source: `{"silver": {"A": n, ...}, "bias": {...}}`."""
+    """Count labels per source: `{"silver": {"A": n, ...}, "bias": {...}, "route_a": {...}}`."""
     counts: dict[str, dict[str, int]] = {"silver": {}, "bias": {}}
     for (route, source), n in sorted(Counter(labels).items()):
-        counts[source][route] = n
+        counts.setdefault(source, {})[route] = n
     return counts
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    """The texts a classifier trains on, their labels and how the route-A set entered."""
+
+    texts: list[str]
+    labels: list[tuple[str, str]]
+    """(route, source) per text; source is silver, bias or route_a."""
+    route_a: dict[str, Any]
+
+
+def training_set(
+    records: Sequence[dict[str, Any]],
+    silver: dict[str, dict[str, Any]],
+    *,
+    route_a_file: Path | None,
+    repeat: int | None,
+) -> TrainingSet:
+    """Label the dataset questions and add the route-A train split `repeat` times.
+
+    Args:
+        records: Training questions in the shared schema.
+        silver: Silver-label rows keyed by question id.
+        route_a_file: The hand-written route-A JSONL; None (or `repeat` 0) leaves it out.
+        repeat: Copies of the route-A train split; None chooses `balanced_repeat`.
+    """
+    labels: list[tuple[str, str]] = list(route_labels(records, silver))
+    texts = [r["question"] for r in records]
+    if route_a_file is None or repeat == 0:
+        return TrainingSet(texts, labels, {"file": None, "repeat": 0})
+    chat = read_route_a(route_a_file, split="train")
+    copies = balanced_repeat([route for route, _ in labels], chat) if repeat is None else repeat
+    texts += [e.text for e in chat] * copies
+    labels += [(e.route, "route_a") for e in chat] * copies
+    route_a = {
+        "file": route_a_file.name,
+        "sha256": files_sha256([route_a_file]),
+        "examples": dict(sorted(Counter(e.route for e in chat).items())),
+        "repeat": copies,
+    }
+    return TrainingSet(texts, labels, route_a)
 
 
 def train_classifier(
@@ -70,6 +124,7 @@ def train_classifier(
     *,
     labels_file: Path = LABELS_DIR / "silver.train.jsonl",
     reader: str | None = None,
+    route_a_file: Path | None = ROUTE_A_FILE,
 ) -> dict[str, Any]:
     """Train on `qa/*.train.jsonl` with silver-plus-bias labels, save, and return the manifest.
 
@@ -79,21 +134,21 @@ def train_classifier(
         config: Hyper-parameters.
         labels_file: Silver-label JSONL (`models.training.silver`); missing means bias only.
         reader: Use only the labels this reader made (required when the file mixes readers).
+        route_a_file: Hand-written route-A JSONL whose train split is added; None for none.
     """
     files = split_files(data_dir, "train")
     records = load_records(files)
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
     silver = read_label_file(labels_file, reader=reader)
-    labels = route_labels(records, silver)
-    counts = label_counts(labels)
+    data = training_set(records, silver, route_a_file=route_a_file, repeat=config.route_a_repeat)
+    counts = label_counts(data.labels)
     logger.info("classifier labels: %s", counts)
-    targets = [ROUTES.index(route) for route, _ in labels]
-    questions = [r["question"] for r in records]
+    targets = [ROUTES.index(route) for route, _ in data.labels]
     if config.architecture == "embedding-head":
-        training = _train_head(questions, targets, out_dir, config)
+        training = _train_head(data.texts, targets, out_dir, config)
     else:
-        training = _train_fine_tuned(questions, targets, out_dir, config)
+        training = _train_fine_tuned(data.texts, targets, out_dir, config)
     manifest: dict[str, Any] = {
         "kind": "classifier",
         "classes": list(ROUTES),
@@ -105,6 +160,7 @@ def train_classifier(
             "silver_sha256": files_sha256([labels_file]) if labels_file.is_file() else None,
             "silver_readers": sorted(str(r) for r in readers_in(silver.values())),
             "questions": len(records),
+            "route_a": data.route_a,
             "label_counts": counts,
         },
         "seed": config.seed,

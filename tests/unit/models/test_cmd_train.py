@@ -92,3 +92,26 @@ def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeyp
     capsys.readouterr()
     assert main([*argv, "--model", "gguf:/other.gguf", "--out", str(out)]) != 0
     assert f"other readers ({reader})" in capsys.readouterr().err
+
+
+def test_train_classifier_adds_the_committed_route_a_set_unless_told(tmp_path, monkeypatch, capsys):
+    from models.training import train_classifier as training
+    from models.training.route_a import ROUTE_A_FILE
+
+    calls: list[dict] = []
+
+    def fake_train(data_dir, out, config, **options):
+        calls.append({"config": config, **options})
+        return {"kind": "classifier"}
+
+    monkeypatch.setattr(training, "train_classifier", fake_train)
+    argv = ["--home", str(tmp_path), "train", "classifier", "--out", str(tmp_path / "clf")]
+    assert main(argv) == 0
+    assert main([*argv, "--route-a-repeat", "0", "--route-a", str(tmp_path / "mine.jsonl")]) == 0
+    assert [(c["route_a_file"], c["config"].route_a_repeat) for c in calls] == [
+        (ROUTE_A_FILE, None),
+        (tmp_path / "mine.jsonl", 0),
+    ]
+    capsys.readouterr()
+    assert main([*argv, "--route-a-repeat", "-1"]) != 0
+    assert "--route-a-repeat must be 0 or more" in capsys.readouterr().err
