@@ -25,6 +25,7 @@ from prompts.generate import (
     ANSWER_WITH_KNOWLEDGE,
     ANSWER_WITHOUT_KNOWLEDGE,
     CLOSED_BOOK_SYSTEM,
+    CONVERSATION_BLOCK,
     REASONING_BLOCK,
     SENTENCE_ANSWER_RULE,
     SHORT_ANSWER_RULE,
@@ -32,6 +33,8 @@ from prompts.generate import (
 
 __all__ = ["answer_messages", "clean_answer", "evidence_groups", "generate", "retry_options"]
 
+_HISTORY_TURNS = 6
+"""Earlier messages a closed-book answer sees."""
 _PREFIX = re.compile(r"^\s*(answer\s*:|so the answer is\s*:?)\s*", re.IGNORECASE)
 
 
@@ -64,11 +67,20 @@ def answer_messages(
     *,
     short: bool,
     reasoning: Sequence[str] = (),
+    history: Sequence[BaseMessage] = (),
 ) -> list[BaseMessage]:
-    """Return the messages that ask for an answer from `evidence` (closed book when empty)."""
+    """Return the messages that ask for an answer from `evidence`.
+
+    Without evidence (route A) the answer is closed book, and sees the last turns of
+    `history`: "what did I just ask?" or "say that more simply" need no documents, only it.
+    """
     rule = SHORT_ANSWER_RULE if short else SENTENCE_ANSWER_RULE
     if not evidence:
-        asked = ANSWER_WITHOUT_KNOWLEDGE.format(rule=rule, question=question)
+        lines = [f"{m.type}: {as_data(m.text)}" for m in history[-_HISTORY_TURNS:]]
+        conversation = CONVERSATION_BLOCK.format(lines="\n".join(lines)) if lines else ""
+        asked = ANSWER_WITHOUT_KNOWLEDGE.format(
+            conversation=conversation, rule=rule, question=question
+        )
         return [SystemMessage(CLOSED_BOOK_SYSTEM), HumanMessage(asked)]
     block = REASONING_BLOCK.format(sentences=as_data("\n".join(reasoning))) if reasoning else ""
     asked = ANSWER_WITH_KNOWLEDGE.format(
@@ -118,6 +130,7 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
             evidence,
             short=short,
             reasoning=state.get("reasoning") or [],
+            history=(state.get("messages") or [])[:-1],
         )
         try:
             reply = call_model(

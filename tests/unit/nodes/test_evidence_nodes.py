@@ -1,6 +1,6 @@
 import math
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from graphs.context import Context
 from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS, cite, finalize, should_abstain
@@ -170,6 +170,24 @@ def test_generate_one_candidate_per_group_with_evidence():
     )
     assert closed_book["candidates"][0]["strip_hashes"] == []
     assert "<passage" not in generator.calls[-1][1]
+
+
+def test_a_closed_book_answer_sees_the_conversation_but_not_the_current_turn_twice():
+    generator = rule_model(default="You asked who designed the viaduct.")
+    messages = [
+        HumanMessage("Who designed the Sull Viaduct?"),
+        AIMessage("Orla Fenwick"),
+        HumanMessage("What did I just ask?"),
+    ]
+    state = {"standalone_question": "What did I just ask?", "route": "A", "messages": messages}
+    generate(state, make_runtime(), make_deps(generator=generator))
+    prompt = generator.calls[-1][1]
+    assert "<conversation>" in prompt and "human: Who designed the Sull Viaduct?" in prompt
+    assert "ai: Orla Fenwick" in prompt and prompt.count("What did I just ask?") == 1
+    generate(
+        {"standalone_question": "q", "route": "A"}, make_runtime(), make_deps(generator=generator)
+    )
+    assert "<conversation>" not in generator.calls[-1][1]  # a first turn: no empty block
 
 
 def test_cite_prefers_strips_sharing_the_answer_words():
