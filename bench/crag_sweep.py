@@ -7,12 +7,16 @@ depends only on that score (Correct if it reaches `upper`, Incorrect if it is be
 so any pair of thresholds can be replayed offline: per pair, the action mix, Acc and tokens.
 With `--upper` and `--lower`, it also breaks that pair down per dataset, beside plain `single`
 when the run has it (a paired bootstrap interval of CRAG minus single on the same questions).
+With `--rescore`, every question's retrieval is rebuilt and graded again with today's evaluator
+and grading (`bench.rescore`, no LLM) before the sweep, so thresholds can be chosen for them.
 
     python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --upper 0.5 --lower -0.9
+    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --rescore --home /tmp/benchhome
 """
 
 import argparse
 import itertools
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +24,7 @@ from pathlib import Path
 
 from bench.paired import paired_difference
 from bench.records import Record, read_records
+from models.errors import UserError
 
 __all__ = ["Point", "breakdown", "chosen_records", "main", "sweep"]
 
@@ -144,14 +149,42 @@ def table(points: Sequence[Point]) -> str:
     return "\n".join(rows)
 
 
+def _rescored(path: Path, records: list[Record], *, home: str | None) -> list[Record]:
+    """Return the records with today's best scores, after printing what changed."""
+    from bench.replay import Replay
+    from bench.rescore import grading_context, rescore, summary
+    from graphs.context import Context
+    from graphs.deps import make_evaluator
+    from stores.home import acrag_home
+
+    replay = Replay(path, index_root=acrag_home(home) / "bench" / "indexes")
+    context = grading_context(replay, "crag-correct")
+    rescored, questions = rescore(records, replay, make_evaluator(context))
+    thresholds = Context(evaluator=context.evaluator).crag_thresholds()
+    print(summary(questions, upper=thresholds.upper, lower=thresholds.lower) + "\n")  # noqa: T201
+    return rescored
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the frontier of threshold pairs for a records file, per dataset and overall."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path, help="records.jsonl of a forced-action run")
     parser.add_argument("--upper", type=float, help="break this upper threshold down per dataset")
     parser.add_argument("--lower", type=float, help="... with this lower threshold")
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="grade each question's retrieval again with today's evaluator and grading",
+    )
+    parser.add_argument("--home", help="acrag home of the run's index (default: the acrag home)")
     args = parser.parse_args(argv)
     records = list(read_records(args.records).values())
+    try:
+        if args.rescore:
+            records = _rescored(args.records, records, home=args.home)
+    except UserError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
     print(f"{len(_by_question(records))} questions with all three actions\n")  # noqa: T201
     print(table(frontier(sweep(records))))  # noqa: T201 - CLI output
     if args.upper is not None and args.lower is not None:

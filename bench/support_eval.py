@@ -2,7 +2,7 @@
 
 Reads benchmark records (`bench.records.Record` JSON lines) and keeps every answered record
 (not abstained, no error) of the chosen strategies (`single`, `crag-correct`). The evidence the
-reader saw is rebuilt without any LLM:
+reader saw is rebuilt without any LLM (`bench.replay`):
 
 - `retrieved` (default): the run's corpus (the QA files `run.json` beside the records names,
   else the given ones) indexed exactly as the benchmark indexes it (`bench.corpus`, cached
@@ -17,23 +17,18 @@ answers with a bootstrap 95% interval, and the share of right answers each judge
 (what abstention on `none` would throw away) and of wrong ones (what it would catch).
 """
 
-import json
 import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from bench.corpus import build_corpus, prepare_home
 from bench.data import Question, load_questions
-from bench.paths import REPOSITORY
 from bench.records import Record, read_records
+from bench.replay import Replay
 from models.errors import UserError
 from models.judges import SupportChecker, SupportLevel
 from models.training.metrics import roc_auc
-
-if TYPE_CHECKING:
-    from langchain_core.retrievers import BaseRetriever
 
 __all__ = ["EvidenceMode", "answered_records", "evaluate_reader_answers", "separation"]
 
@@ -50,46 +45,14 @@ def answered_records(path: Path, strategies: Sequence[str]) -> list[Record]:
     ]
 
 
-def _run_info(records_path: Path) -> dict[str, Any]:
-    run = records_path.parent / "run.json"
-    return json.loads(run.read_text(encoding="utf-8")) if run.is_file() else {}
-
-
-def _resolve(name: str) -> Path:
-    for path in (Path(name), REPOSITORY / name):
-        if path.is_file():
-            return path.resolve()
-    raise UserError(f"the run's data file {name} is missing; pass the QA files with --data")
-
-
-def _retriever(
-    run: dict[str, Any], strategy: str, files: list[Path], share: float, root: Path
-) -> "BaseRetriever":
-    from stores.retrieval import make_retriever
-
-    context = (run.get("contexts") or {}).get(strategy) or {}
-    corpus = build_corpus(load_questions(files), drop_share=share, seed=int(run.get("seed", 0)))
-    home = prepare_home(corpus, root)
-    k, mode = int(context.get("top_k", 4)), context.get("retrieval_mode", "hybrid")
-    return make_retriever(home=home, k=k, mode=mode, collection="documents")
-
-
 def _evidence(
     path: Path, records: list[Record], *, mode: EvidenceMode, data: list[Path], index_root: Path
 ) -> list[list[str]]:
-    run = _run_info(path)
-    files = [_resolve(name) for name in run.get("data") or []] or data
+    replay = Replay(path, data=data, index_root=index_root)
     if mode == "own":
-        questions = {(q.dataset, q.id): q for q in load_questions(files)}
+        questions = {(q.dataset, q.id): q for q in load_questions(replay.files)}
         return [[p.text for p in _question(questions, r).passages] for r in records]
-    retrievers: dict[tuple[str, float], Any] = {}
-    found = []
-    for record in records:
-        key = (record.strategy, record.drop_gold)
-        if key not in retrievers:
-            retrievers[key] = _retriever(run, record.strategy, files, record.drop_gold, index_root)
-        found.append([d.page_content for d in retrievers[key].invoke(record.question)])
-    return found
+    return [[d.page_content for d in replay.documents(r)] for r in records]
 
 
 def _question(questions: dict[tuple[str, str], Question], record: Record) -> Question:

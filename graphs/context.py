@@ -95,10 +95,17 @@ class Context:
     strip_threshold: float | None = _opt(
         None, "Strips scoring below this are dropped in refinement (default: calibrated)."
     )
+    grade_windows: bool = _opt(
+        True,
+        "Grade each passage as the best of itself and its sentence windows: long passages hide "
+        "their answer.",
+    )
     strip_mode: Literal["sentences", "words", "passage"] = _opt(
         "sentences", "Split passages into sentence strips, fixed word windows, or keep them whole."
     )
-    strip_sentences: int = _opt(2, "Sentences per strip; passages this short stay whole.")
+    strip_sentences: int = _opt(
+        2, "Sentences per strip (and per grading window); passages this short stay whole."
+    )
     strip_words: int = _opt(40, "Words per window in `words` mode.")
     strips_top_k: int = _opt(5, "Strips kept as knowledge, joined in their original order.")
 

@@ -1,6 +1,9 @@
 """Node `grade_documents`: score new local passages with the retrieval evaluator; decide CRAG.
 
-Web passages are not graded here (by origin): refinement scores them strip by strip.
+A passage's grade is the best of its whole-passage score and the scores of its sentence windows
+(refinement's sentence strips, instructions removed): the evaluator reads at most 160 tokens and
+underrates a long passage whose answer sits in the middle. Web passages are not graded here
+(by origin): refinement scores them strip by strip.
 """
 
 from collections.abc import Sequence
@@ -13,8 +16,10 @@ from graphs.deps import Deps
 from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
 from graphs.state import Passage, State
 from nodes._common import score_texts
+from nodes._guard import without_instructions
+from nodes.refine_strips import split_strips
 
-__all__ = ["crag_action", "decide_crag", "grade_passages"]
+__all__ = ["best_per_passage", "crag_action", "decide_crag", "grade_passages", "grading_batch"]
 
 
 def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragAction:
@@ -30,33 +35,71 @@ def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragA
     return "Ambiguous"
 
 
+def grading_batch(texts: Sequence[str], context: Context) -> tuple[list[str], list[int]]:
+    """Return what grading scores for these passages, and the passage each text belongs to.
+
+    The passages come first, whole; with `grade_windows`, each one's windows follow: the strips
+    refinement cuts in `sentences` mode, instructions removed (an injected order cannot lift a
+    grade), unless the only window is the passage itself.
+    """
+    batch, owners = list(texts), list(range(len(texts)))
+    for index, text in enumerate(texts if context.grade_windows else []):
+        windows = split_strips(
+            without_instructions(text)[0],
+            mode="sentences",
+            sentences=context.strip_sentences,
+            words=context.strip_words,
+        )
+        if windows != [" ".join(text.split())]:
+            batch += windows
+            owners += [index] * len(windows)
+    return batch, owners
+
+
+def best_per_passage(scores: Sequence[float], owners: Sequence[int]) -> list[float]:
+    """Return each passage's grade: the best score among its texts (see `grading_batch`)."""
+    best: dict[int, float] = {}
+    for owner, score in zip(owners, scores, strict=True):
+        best[owner] = max(score, best.get(owner, score))
+    return [best[index] for index in sorted(best)]
+
+
 def _grade(
     state: State, runtime: Runtime[Context], deps: Deps
 ) -> tuple[dict[str, Any], list[float] | None]:
-    """Score the ungraded local passages; return the update and the scores (None: failed)."""
+    """Score the ungraded local passages; return the update and the grades (None: failed)."""
     batch = [
         p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
     ]
     if not batch:
         return {}, []
-    question = state["standalone_question"]
-    texts = [p["text"] for p in batch]
+    texts, owners = grading_batch([p["text"] for p in batch], runtime.context)
     verdict = score_texts(
-        runtime, deps, node="grade_documents", question=question, texts=texts, used="Ambiguous"
+        runtime,
+        deps,
+        node="grade_documents",
+        question=state["standalone_question"],
+        texts=texts,
+        used="Ambiguous",
     )
-    scores = verdict.value or [0.0] * len(batch)
+    grades = None if verdict.value is None else best_per_passage(verdict.value, owners)
     graded: list[Passage] = [
-        {**p, "score": round(s, 4)} for p, s in zip(batch, scores, strict=True)
+        {**p, "score": round(s, 4)}
+        for p, s in zip(batch, grades or [0.0] * len(batch), strict=True)
     ]
+    shown = emit(runtime, _grades_event(graded))
+    update = {"passages": graded, "events": [*verdict.events, shown], "degraded": verdict.degraded}
+    return update, grades
+
+
+def _grades_event(graded: Sequence[Passage]) -> GradesEvent:
     refs = [
         ScoredRef(
             title=p["title"], source=p["source"], position=p["position"], score=p["score"] or 0.0
         )
         for p in graded
     ]
-    shown = emit(runtime, GradesEvent(type="grades", node="grade_documents", scores=refs))
-    update = {"passages": graded, "events": [*verdict.events, shown], "degraded": verdict.degraded}
-    return update, verdict.value
+    return GradesEvent(type="grades", node="grade_documents", scores=refs)
 
 
 def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:

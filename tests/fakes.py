@@ -149,6 +149,26 @@ class KeywordEvaluator:
 
 
 @dataclass
+class FirstWordsEvaluator:
+    """Score `hit` when a keyword sits in a text's first `reads` words, else `miss`.
+
+    Like the trained evaluator, which reads a passage's first 160 tokens only: a long passage
+    hides an answer in its middle. Logs every batch in `batches`.
+    """
+
+    keywords: tuple[str, ...] = ()
+    reads: int = 12
+    hit: float = 0.9
+    miss: float = -0.9
+    batches: list[list[str]] = field(default_factory=list)
+
+    def score(self, question: str, passages: Sequence[str]) -> list[float]:
+        self.batches.append(list(passages))
+        seen = [" ".join(p.split()[: self.reads]).lower() for p in passages]
+        return [self.hit if any(k.lower() in s for k in self.keywords) else self.miss for s in seen]
+
+
+@dataclass
 class FixedSupport:
     """Support by rule: `full` if the answer contains `needle`, else `otherwise`."""
 

@@ -8,7 +8,7 @@ import pytest
 
 import models.support
 from app.cli import main
-from bench import support_eval
+from bench import replay
 from bench.records import Record
 from bench.support_eval import evaluate_reader_answers, separation
 from models.support import TrainedSupportJudge
@@ -106,7 +106,7 @@ def test_retrieved_evidence_uses_the_runs_files_and_retrieval_settings(
         built.append((strategy, files, share, run_info["contexts"][strategy]["top_k"]))
         return FakeRetriever(documents=docs, k=4, queries=[])
 
-    monkeypatch.setattr(support_eval, "_retriever", fake_retriever)
+    monkeypatch.setattr(replay, "retriever", fake_retriever)
     report = evaluate_reader_answers([records], index_root=tmp_path)
     assert built == [("single", [qa.resolve()], 0.0, 4)]
     assert report["evidence"] == "retrieved" and report["trained"]["auc"] == 1.0
