@@ -16,17 +16,19 @@ and grading (`bench.rescore`, no LLM) before the sweep, so thresholds can be cho
 
 import argparse
 import itertools
+import json
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bench.paired import paired_difference
+from bench.paths import portable_path
 from bench.records import Record, read_records
 from models.errors import UserError
 
-__all__ = ["Point", "breakdown", "chosen_records", "main", "sweep"]
+__all__ = ["Point", "breakdown", "chosen_records", "main", "sweep", "write_decision"]
 
 _FORCED = {"Correct": "crag-correct", "Incorrect": "crag-incorrect", "Ambiguous": "crag-ambiguous"}
 _GRID = (-0.9, -0.7, -0.5, -0.3, -0.13, 0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97)
@@ -177,7 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="grade each question's retrieval again with today's evaluator and grading",
     )
     parser.add_argument("--home", help="acrag home of the run's index (default: the acrag home)")
+    parser.add_argument(
+        "--decide",
+        action="store_true",
+        help="write --upper/--lower as the graph's thresholds for today's evaluator weights",
+    )
     args = parser.parse_args(argv)
+    if args.decide and (args.upper is None or args.lower is None):
+        parser.error("--decide needs --upper and --lower")
     records = list(read_records(args.records).values())
     try:
         if args.rescore:
@@ -190,7 +199,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.upper is not None and args.lower is not None:
         print(f"\nupper {args.upper:+.2f}, lower {args.lower:+.2f}, per dataset:\n")  # noqa: T201
         print(breakdown(records, args.upper, args.lower))  # noqa: T201 - CLI output
+    if args.decide:
+        path = write_decision(records, args.upper, args.lower, source=args.records)
+        print(f"\nwrote {path}")  # noqa: T201 - CLI output
     return 0
+
+
+def write_decision(
+    records: Sequence[Record],
+    upper: float,
+    lower: float,
+    *,
+    source: Path,
+    artifact: Path | None = None,
+) -> Path:
+    """Record `upper`/`lower` as CRAG's thresholds for the evaluator weights in `artifact`.
+
+    The file names the weights it was chosen for (`models.evaluator.load_thresholds` refuses
+    it for others) and the evidence: the sweep point and the records it was replayed from.
+    """
+    from models.evaluator import ARTIFACT_DIR, DECISION
+
+    folder = artifact or ARTIFACT_DIR
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    point = next(
+        (p for p in sweep(records) if (p.upper, p.lower) == (upper, lower)),
+        None,
+    )
+    decision = {
+        "upper": upper,
+        "lower": lower,
+        "weights_sha256": manifest.get("weights_sha256"),
+        "chosen_by": "answer accuracy for the tokens spent (bench.crag_sweep)",
+        "records": portable_path(source),
+        "sweep_point": asdict(point) if point else None,
+    }
+    path = folder / DECISION
+    path.write_text(json.dumps(decision, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
 if __name__ == "__main__":

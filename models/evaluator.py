@@ -3,7 +3,9 @@
 `load_evaluator()` returns a MiniLM cross-encoder rebuilt offline from the packaged base model
 plus the committed artifact in `models/artifacts/evaluator/` (see `acrag train evaluator`).
 `load_thresholds()` reads the upper, lower and strip-filter thresholds chosen on the dev files
-from the same artifact's manifest, without loading torch.
+from the same artifact's manifest, without loading torch. CRAG's upper and lower thresholds
+are then replaced by the ones chosen by answer accuracy (`decision.json` beside the manifest,
+written by `python -m bench.crag_sweep ... --decide`), when that file names these weights.
 """
 
 import json
@@ -16,6 +18,7 @@ from typing import Any, Literal
 
 __all__ = [
     "ARTIFACT_DIR",
+    "DECISION",
     "CragAction",
     "Thresholds",
     "TrainedEvaluator",
@@ -26,6 +29,8 @@ __all__ = [
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifacts" / "evaluator"
 CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
+DECISION = "decision.json"
+"""CRAG's upper/lower thresholds chosen by answer accuracy for one set of evaluator weights."""
 
 
 @dataclass(frozen=True)
@@ -66,10 +71,21 @@ def load_thresholds(artifact: Path | None = None) -> Thresholds:
     path = Path(artifact or ARTIFACT_DIR) / MANIFEST
     if not path.is_file():
         raise ArtifactError(f"no evaluator manifest at {path}; run `acrag train evaluator`")
-    values = json.loads(path.read_text()).get("thresholds")
+    manifest = json.loads(path.read_text())
+    values = manifest.get("thresholds")
     if not values:
         raise ArtifactError(f"{path} records no thresholds; run `acrag train evaluator`")
-    return Thresholds(**{k: float(values[k]) for k in ("upper", "lower", "strip_filter")})
+    values = {k: float(values[k]) for k in ("upper", "lower", "strip_filter")}
+    decision = path.parent / DECISION
+    if decision.is_file():
+        chosen = json.loads(decision.read_text())
+        if chosen.get("weights_sha256") != manifest.get("weights_sha256"):
+            raise ArtifactError(
+                f"{decision} was chosen for other evaluator weights; rerun the sweep "
+                "(`python -m bench.crag_sweep ... --decide`) or delete it"
+            )
+        values |= {k: float(chosen[k]) for k in ("upper", "lower")}
+    return Thresholds(**values)
 
 
 class TrainedEvaluator:

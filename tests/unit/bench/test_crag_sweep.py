@@ -70,3 +70,17 @@ def test_breakdown_compares_the_chosen_actions_with_plain_single_on_the_same_que
 def test_chosen_records_pick_the_web_when_every_passage_scores_low():
     picked = {r.id: r.strategy for r in chosen_records(RECORDS, 0.95, 0.95)}
     assert picked == {"good": "crag-incorrect", "bad": "crag-incorrect"}
+
+
+def test_write_decision_names_the_weights_and_the_sweep_point(tmp_path):
+    import json
+
+    from bench.crag_sweep import write_decision
+    from models.evaluator import Thresholds, load_thresholds
+
+    manifest = {"thresholds": {"upper": 0.97, "lower": 0.0, "strip_filter": -0.9}}
+    (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "weights_sha256": "w1"}))
+    path = write_decision(RECORDS, 0.5, -0.5, source=tmp_path / "records.jsonl", artifact=tmp_path)
+    written = json.loads(path.read_text())
+    assert written["weights_sha256"] == "w1" and written["sweep_point"]["acc"] == 100.0
+    assert load_thresholds(tmp_path) == Thresholds(0.5, -0.5, -0.9)

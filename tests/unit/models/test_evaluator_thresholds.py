@@ -50,3 +50,27 @@ def test_choose_thresholds_meets_the_precision_criterion() -> None:
     assert all(crag_action(s, chosen) != "Correct" for s, _ in absent)
     assert chosen.upper == pytest.approx(-0.1)  # the smallest cut at which Correct is never wrong
     assert chosen.strip_filter <= -0.4  # keeps 95% of answer strips
+
+
+def _artifact(tmp_path: Path, sha: str = "abc") -> Path:
+    manifest = {
+        "thresholds": {"upper": 0.97, "lower": -0.13, "strip_filter": -0.9},
+        "weights_sha256": sha,
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    return tmp_path
+
+
+def test_a_decision_for_these_weights_replaces_upper_and_lower(tmp_path: Path) -> None:
+    folder = _artifact(tmp_path)
+    decision = {"upper": 0.5, "lower": -0.5, "weights_sha256": "abc"}
+    (folder / "decision.json").write_text(json.dumps(decision))
+    assert load_thresholds(folder) == Thresholds(0.5, -0.5, -0.9)  # strip filter kept
+
+
+def test_a_decision_made_for_other_weights_is_refused(tmp_path: Path) -> None:
+    folder = _artifact(tmp_path, sha="new weights")
+    decision = {"upper": 0.5, "lower": -0.5, "weights_sha256": "old weights"}
+    (folder / "decision.json").write_text(json.dumps(decision))
+    with pytest.raises(ArtifactError, match="other evaluator weights"):
+        load_thresholds(folder)
