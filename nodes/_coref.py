@@ -105,6 +105,19 @@ def short_answer(answer: str) -> str:
     return "" if any(w.lower().strip(",") in _SENTENCE_WORDS for w in words) else text
 
 
+def new_name(answer: str, previous: str) -> str:
+    """Return the first name a sentence answer adds to the question, else "".
+
+    "Who cracked the Enigma code?" answered "Alan Turing cracked the Enigma code in World War
+    2." adds "Alan Turing": the names the question already holds are not what it asked for.
+    """
+    asked = {bare(w).lower() for w in split_words(previous)}
+    for run in name_runs(answer):
+        if not {bare(w).lower() for w in run.split()} <= asked:
+            return run
+    return ""
+
+
 def resolve_follow_up(
     turn: str, *, previous: str, answer: str = "", previous_turn: str = ""
 ) -> Resolution | None:
@@ -119,7 +132,7 @@ def resolve_follow_up(
     if kind in before:
         carried = _carried(previous, previous_turn)
         return _resolution(turn, found, carried, "previous turn") if carried else None
-    if named := _named_answer(previous, short_answer(answer), kind):
+    if named := _named_answer(previous, short_answer(answer) or new_name(answer, previous), kind):
         return _resolution(turn, found, named, "previous answer")
     if before:  # a switch of kind (she, then he) that the answer cannot take
         return None

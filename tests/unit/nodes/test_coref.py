@@ -146,3 +146,26 @@ def test_rewrite_problem_names_a_leftover_pronoun_or_a_wrong_referent():
     assert left == "the rewrite left 'he' unresolved"
     wrong = rewrite_problem("What nationality does Emmanuelle Seigner have?", found)
     assert wrong == "the rewrite does not name Roman Polanski"
+
+
+@pytest.mark.parametrize(
+    ("previous", "answer", "expected"),
+    [
+        (
+            "Who cracked the Enigma code in World War 2?",
+            "Alan Turing cracked the Enigma code in World War 2.",
+            "Where was Alan Turing born?",
+        ),
+        (
+            "Who designed the Sull Viaduct?",
+            "The Sull Viaduct was designed by Orla Fenwick.",
+            "Where was Orla Fenwick born?",
+        ),
+    ],
+)
+def test_a_sentence_answer_to_who_lends_the_name_it_adds(previous, answer, expected):
+    # Not "World War 2" or "the Sull Viaduct": the question's own names are not its answer.
+    assert resolved("Where was he born?", previous=previous, answer=answer) == (
+        expected,
+        "previous answer",
+    )
