@@ -49,7 +49,7 @@ def _grade(
     """Return the best whole-passage score and the best windowed grade (None: nothing found)."""
     if not texts:
         return None, None
-    batch, owners = grading_batch(texts, context)
+    batch, owners = grading_batch(texts, context, question=question)
     scores = [float(s) for s in evaluator.score(question, batch)]
     return round(max(scores[: len(texts)]), 4), round(max(best_per_passage(scores, owners)), 4)
 

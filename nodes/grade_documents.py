@@ -15,6 +15,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
 from graphs.state import Passage, State
+from models.text import content_tokens, stems
 from nodes._common import score_texts
 from nodes._guard import without_instructions
 from nodes.refine_strips import split_strips
@@ -35,14 +36,19 @@ def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragA
     return "Ambiguous"
 
 
-def grading_batch(texts: Sequence[str], context: Context) -> tuple[list[str], list[int]]:
+def grading_batch(
+    texts: Sequence[str], context: Context, *, question: str
+) -> tuple[list[str], list[int]]:
     """Return what grading scores for these passages, and the passage each text belongs to.
 
     The passages come first, whole; with `grade_windows`, each one's windows follow: the strips
     refinement cuts in `sentences` mode, instructions removed (an injected order cannot lift a
-    grade), unless the only window is the passage itself.
+    grade), unless the only window is the passage itself. A window must share a word (stem)
+    with the question: read alone, an answer-shaped sentence about something else ("... a
+    novel released in October 1999" for "When did the song X come out?") can score high.
     """
     batch, owners = list(texts), list(range(len(texts)))
+    asked = stems(content_tokens(question))
     for index, text in enumerate(texts if context.grade_windows else []):
         windows = split_strips(
             without_instructions(text)[0],
@@ -50,9 +56,11 @@ def grading_batch(texts: Sequence[str], context: Context) -> tuple[list[str], li
             sentences=context.strip_sentences,
             words=context.strip_words,
         )
-        if windows != [" ".join(text.split())]:
-            batch += windows
-            owners += [index] * len(windows)
+        if windows == [" ".join(text.split())]:
+            continue
+        kept = [w for w in windows if asked & stems(content_tokens(w))]
+        batch += kept
+        owners += [index] * len(kept)
     return batch, owners
 
 
@@ -73,7 +81,9 @@ def _grade(
     ]
     if not batch:
         return {}, []
-    texts, owners = grading_batch([p["text"] for p in batch], runtime.context)
+    texts, owners = grading_batch(
+        [p["text"] for p in batch], runtime.context, question=state["standalone_question"]
+    )
     verdict = score_texts(
         runtime,
         deps,

@@ -91,7 +91,7 @@ def test_a_window_holding_the_answer_makes_the_passage_correct():
     assert [p["score"] for p in out["passages"]] == [0.9]
     assert events[0]["type"] == "grades" and events[0]["scores"][0]["score"] == 0.9  # the max
     assert len(evaluator.batches) == 1  # the passage and its windows in one batch
-    assert evaluator.batches[0][0] == LONG and len(evaluator.batches[0]) == 5
+    assert evaluator.batches[0][0] == LONG and len(evaluator.batches[0]) > 1
 
 
 def test_without_windows_the_long_passage_is_graded_whole_as_before():
@@ -118,7 +118,7 @@ def test_a_failing_evaluator_still_means_ambiguous_with_windows():
 
 
 def test_ircot_grading_uses_the_windows_too():
-    state = {"standalone_question": "q", "passages": [passage(LONG, score=None)]}
+    state = {"standalone_question": "capital of France?", "passages": [passage(LONG, score=None)]}
     out = grade_passages(
         state, make_runtime(), make_deps(evaluator=FirstWordsEvaluator(("Paris",)))
     )
@@ -128,7 +128,21 @@ def test_ircot_grading_uses_the_windows_too():
 @pytest.mark.parametrize("sentences", [1, 2, 3])
 def test_windows_are_refinements_sentence_strips(sentences):
     context = Context(strip_sentences=sentences, strip_mode="words")
-    texts, owners = grading_batch(["Short one.", LONG], context)
+    question = "Which city river do tourists visit in Paris?"  # shares a word with every window
+    texts, owners = grading_batch(["Short one.", LONG], context, question=question)
     strips = split_strips(LONG, mode="sentences", sentences=sentences, words=40)
     assert texts == ["Short one.", LONG, *strips]  # a one-window passage is not scored twice
     assert owners == [0, 1, *[1] * len(strips)]
+
+
+def test_a_window_sharing_no_word_with_the_question_cannot_lift_the_grade():
+    # Read alone, an answer-shaped sentence about something else can fool the evaluator.
+    text = (
+        "The town has old bridges. Its river floods in spring. A novel by Nicholas Sparks, "
+        "released in October 1999. Tourists visit in summer."
+    )
+    question = "When did the song How You Remind Me come out?"
+    texts, owners = grading_batch([text], Context(), question=question)
+    assert texts == [text] and owners == [0]
+    shared = grading_batch([text], Context(), question="When was the novel released?")[0]
+    assert any("October 1999" in window for window in shared[1:])
