@@ -11,7 +11,7 @@ With `--rescore`, every question's retrieval is rebuilt and graded again with to
 and grading (`bench.rescore`, no LLM) before the sweep, so thresholds can be chosen for them.
 
     python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --upper 0.5 --lower -0.9
-    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --rescore --home /tmp/benchhome
+    python -m bench.crag_sweep docs/bench/crag-sweep/records.jsonl --rescore --home "$ACRAG_HOME"
 """
 
 import argparse
