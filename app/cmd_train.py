@@ -131,6 +131,9 @@ def _add_labels(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     )
     labels.add_argument("--no-cache", action="store_true", help="do not cache LLM responses")
     labels.add_argument(
+        "--every-route", action="store_true", help="run all routes, not only up to the first right"
+    )
+    labels.add_argument(
         "--out", type=Path, help="label JSONL (appended; labelled ids skipped; one reader a file)"
     )
     labels.set_defaults(handler=run_labels)
@@ -275,7 +278,11 @@ def run_labels(args: argparse.Namespace) -> int:
     subset = select_subset(pool, args.per_dataset, seed=args.seed)
     out = args.out or home / "labels" / f"silver.{args.split}.{_slug(reader)}.jsonl"
     config = LabelConfig(
-        reader, home / "labels" / "indexes", index_passages=args.index_passages, seed=args.seed
+        reader,
+        home / "labels" / "indexes",
+        index_passages=args.index_passages,
+        seed=args.seed,
+        every_route=args.every_route,
     )
     previous = get_llm_cache()
     if not args.no_cache:

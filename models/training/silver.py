@@ -77,6 +77,8 @@ class LabelConfig:
     """Add other questions' passages of the same dataset until an index holds this many."""
     seed: int = 5
     """Seed of the distractor choice."""
+    every_route: bool = False
+    """Run all three routes; by default stop at the first correct one (its label is known)."""
 
 
 def question_corpus(
@@ -99,17 +101,28 @@ def question_corpus(
 
 
 def label_question(
-    question: Question, runner: StrategyRunner, *, home: Path, reader: str
+    question: Question,
+    runner: StrategyRunner,
+    *,
+    home: Path,
+    reader: str,
+    every_route: bool = False,
 ) -> dict[str, Any]:
-    """Answer `question` with routes A, B and C and return its label row."""
+    """Answer `question` with routes A, B, C in turn and return its label row.
+
+    The label is the simplest correct route, so the ladder stops at the first correct answer
+    (a row then records only the routes it ran) unless `every_route` asks for all three.
+    """
     predictions: dict[Route, str] = {}
+    correct: dict[Route, bool] = {}
     seconds: dict[Route, float] = {}
     for strategy in ORACLE_LADDER:
-        started = time.perf_counter()
-        outcome = runner.run(question.question, strategy, home=home)
-        predictions[route_of(strategy)] = outcome.prediction
-        seconds[route_of(strategy)] = round(time.perf_counter() - started, 3)
-    correct = {route: answer_in(p, question.answers) for route, p in predictions.items()}
+        route, started = route_of(strategy), time.perf_counter()
+        predictions[route] = runner.run(question.question, strategy, home=home).prediction
+        seconds[route] = round(time.perf_counter() - started, 3)
+        correct[route] = answer_in(predictions[route], question.answers)
+        if correct[route] and not every_route:
+            break
     label, source = question_label(correct, question.hop)
     return {
         "id": question.id,
@@ -196,7 +209,13 @@ def run_to_file(
             )
             home = prepare_home(corpus, config.index_root, ingest=ingest or _quiet_ingest)
             try:
-                row = label_question(question, active, home=home, reader=config.reader)
+                row = label_question(
+                    question,
+                    active,
+                    home=home,
+                    reader=config.reader,
+                    every_route=config.every_route,
+                )
             except Exception as error:  # noqa: BLE001 - one bad question must not stop a long run
                 logger.warning("%s not labelled (retried on the next run): %s", question.id, error)
                 continue

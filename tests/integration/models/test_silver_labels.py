@@ -18,7 +18,7 @@ def test_two_questions_are_labelled_by_the_graph_and_resume(tmp_path: Path) -> N
     if not SHARED.is_file():
         pytest.skip("the shared QA data is not available")
     pool = load_questions([SHARED], limit=12)
-    config = LabelConfig("local", tmp_path / "indexes", index_passages=6)
+    config = LabelConfig("local", tmp_path / "indexes", index_passages=6, every_route=True)
     out = tmp_path / "silver.jsonl"
     runner = GraphRunner(model="local", settings=FAST)
     assert run_to_file(pool[:2], runner, out, config=config, pool=pool) == 2

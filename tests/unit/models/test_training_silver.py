@@ -58,12 +58,20 @@ def rows(path: Path) -> list[dict]:
 def test_a_label_row_records_each_route_the_label_and_the_reader(tmp_path) -> None:
     q = question("q1", dataset="hotpotqa", hop="multi")
     runner = FakeRunner({"Question q1?": {"single", "ircot"}})
-    row = label_question(q, runner, home=tmp_path, reader="local")
+    row = label_question(q, runner, home=tmp_path, reader="local", every_route=True)
     assert [s for _, s, _ in runner.calls] == ["no-retrieval", "single", "ircot"]
     assert row["correct"] == {"A": False, "B": True, "C": True}
     assert (row["label"], row["source"], row["reader"]) == ("B", "silver", "local")
     assert row["predictions"]["B"] == "It is Paris."
     assert set(row["seconds"]) == {"A", "B", "C"}
+
+
+def test_the_ladder_stops_at_the_first_correct_route(tmp_path) -> None:
+    runner = FakeRunner({"Question q1?": {"single", "ircot"}})
+    row = label_question(question("q1", hop="multi"), runner, home=tmp_path, reader="x")
+    assert [s for _, s, _ in runner.calls] == ["no-retrieval", "single"]
+    assert row["correct"] == {"A": False, "B": True} and row["label"] == "B"
+    assert set(row["predictions"]) == set(row["seconds"]) == {"A", "B"}
 
 
 def test_no_correct_route_takes_the_dataset_bias(tmp_path) -> None:
