@@ -6,18 +6,15 @@ committed artifacts under `models/artifacts/` are replaced only with `--overwrit
 
 import argparse
 import json
-import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.cmd_labels import add_labels_parser
 from models.errors import UserError
 
-if TYPE_CHECKING:
-    from models.training.silver import StrategyRunner
-
-__all__ = ["COMMITTED", "add_parser", "artifact_out"]
+__all__ = ["COMMITTED", "add_parser", "artifact_out", "data_dir", "home_of"]
 
 COMMITTED = Path(__file__).resolve().parents[1] / "models" / "artifacts"
 """The committed artifacts, which training never overwrites unless told."""
@@ -114,31 +111,6 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
     classifier.set_defaults(handler=run_classifier)
 
 
-def _add_labels(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    labels = kinds.add_parser("labels", help="silver labels from the graph's A/B/C routes (slow)")
-    labels.add_argument("--data-dir", type=Path, help="folder holding qa/*.jsonl")
-    labels.add_argument(
-        "--split", default="train", choices=("train", "dev"), help="which QA split to label"
-    )
-    labels.add_argument("--per-dataset", type=int, default=10, help="questions per dataset")
-    labels.add_argument("--limit", type=int, help="label at most N new questions in this run")
-    labels.add_argument(
-        "--seed", type=int, default=5, help="seed of the question sample (keep it to resume)"
-    )
-    labels.add_argument("--model", help="reader spec (default: the graph's generator_model)")
-    labels.add_argument(
-        "--index-passages", type=int, default=20, help="passages per question index (default 20)"
-    )
-    labels.add_argument("--no-cache", action="store_true", help="do not cache LLM responses")
-    labels.add_argument(
-        "--every-route", action="store_true", help="run all routes, not only up to the first right"
-    )
-    labels.add_argument(
-        "--out", type=Path, help="label JSONL (appended; labelled ids skipped; one reader a file)"
-    )
-    labels.set_defaults(handler=run_labels)
-
-
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the `train` subcommand."""
     parser = subparsers.add_parser("train", help="train the learned judges")
@@ -146,16 +118,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     _add_evaluator(kinds)
     _add_support(kinds)
     _add_classifier(kinds)
-    _add_labels(kinds)
+    add_labels_parser(kinds)
 
 
-def _data_dir(args: argparse.Namespace) -> Path:
+def data_dir(args: argparse.Namespace) -> Path:
+    """Return the shared data folder `--data-dir` names, else the default one."""
     from models.training.data import default_data_dir
 
     return Path(args.data_dir) if args.data_dir else default_data_dir()
 
 
-def _home(args: argparse.Namespace) -> Path:
+def home_of(args: argparse.Namespace) -> Path:
+    """Return the acrag home of the command (`--home`, else the default)."""
     from stores.home import acrag_home
 
     return acrag_home(getattr(args, "home", None))
@@ -205,8 +179,8 @@ def run_evaluator(args: argparse.Namespace) -> int:
     from models.training.train_evaluator import EvaluatorConfig, train_evaluator
 
     config = EvaluatorConfig(**_cross_encoder_config(args), architecture=args.architecture)
-    out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=_home(args))
-    manifest = train_evaluator(_data_dir(args), out, config, calibrate=not args.no_calibrate)
+    out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=home_of(args))
+    manifest = train_evaluator(data_dir(args), out, config, calibrate=not args.no_calibrate)
     return _print(manifest, out)
 
 
@@ -216,10 +190,10 @@ def run_support(args: argparse.Namespace) -> int:
     from models.training.train_support import SupportConfig, train_support
 
     config = SupportConfig(**_cross_encoder_config(args))
-    out = artifact_out("support", args.out, overwrite=args.overwrite, home=_home(args))
+    out = artifact_out("support", args.out, overwrite=args.overwrite, home=home_of(args))
     labels = args.labels_dir or LABELS_DIR
     calibrate = not args.no_calibrate
-    manifest = train_support(_data_dir(args), out, config, labels_dir=labels, calibrate=calibrate)
+    manifest = train_support(data_dir(args), out, config, labels_dir=labels, calibrate=calibrate)
     return _print(manifest, out)
 
 
@@ -238,9 +212,9 @@ def run_classifier(args: argparse.Namespace) -> int:
         route_a_repeat=args.route_a_repeat,
     )
     labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
-    out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=_home(args))
+    out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=home_of(args))
     manifest = train_classifier(
-        _data_dir(args),
+        data_dir(args),
         out,
         config,
         labels_file=labels,
@@ -248,58 +222,3 @@ def run_classifier(args: argparse.Namespace) -> int:
         route_a_file=args.route_a or ROUTE_A_FILE,
     )
     return _print(manifest, out)
-
-
-def _slug(spec: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.]+", "-", spec).strip("-") or "reader"
-
-
-def _graph_runner(reader: str) -> "StrategyRunner":
-    """Return the benchmark runner over the live graph, `reader` in every model role."""
-    from bench.runner import GraphRunner
-
-    return GraphRunner(model=reader)
-
-
-def run_labels(args: argparse.Namespace) -> int:
-    """Label a seeded per-dataset subset with the graph's routes, appending to a JSONL file."""
-    from langchain_core.globals import get_llm_cache, set_llm_cache
-
-    from bench.data import load_questions
-    from bench.llm_cache import install_llm_cache
-    from graphs import Context
-    from models.training.data import split_files
-    from models.training.silver import LabelConfig, run_to_file, select_subset
-
-    if args.limit is not None and args.limit < 1:
-        raise UserError("--limit must be at least 1")
-    home, reader = _home(args), args.model or Context().generator_model
-    pool = load_questions(split_files(_data_dir(args), args.split))
-    subset = select_subset(pool, args.per_dataset, seed=args.seed)
-    out = args.out or home / "labels" / f"silver.{args.split}.{_slug(reader)}.jsonl"
-    config = LabelConfig(
-        reader,
-        home / "labels" / "indexes",
-        index_passages=args.index_passages,
-        seed=args.seed,
-        every_route=args.every_route,
-    )
-    previous = get_llm_cache()
-    if not args.no_cache:
-        install_llm_cache(home / "labels" / "llm_cache.sqlite")
-    try:
-        started = time.perf_counter()
-        added = run_to_file(
-            subset,
-            lambda: _graph_runner(reader),
-            out,
-            config=config,
-            pool=pool,
-            limit=args.limit,
-        )
-    finally:
-        set_llm_cache(previous)
-    seconds = round(time.perf_counter() - started, 1)
-    report = {"labelled": added, "file": str(out), "reader": reader, "seconds": seconds}
-    sys.stdout.write(json.dumps(report) + "\n")
-    return 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cmd_train
+from app import cmd_labels
 from app.cli import main
 from app.cmd_train import COMMITTED, artifact_out
 from graphs import Context
@@ -74,7 +74,7 @@ def data_dir(tmp_path: Path) -> Path:
 
 def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeypatch, capsys):
     runner = RightWithRetrieval()
-    monkeypatch.setattr(cmd_train, "_graph_runner", lambda reader: runner)
+    monkeypatch.setattr(cmd_labels, "_graph_runner", lambda reader: runner)
     monkeypatch.setattr("bench.corpus._store_ingest", lambda path, home, collection: None)
     monkeypatch.setattr("models.training.silver._quiet_ingest", lambda path, home, collection: None)
     argv = ["--home", str(tmp_path / "home"), "train", "labels", "--data-dir", str(data_dir)]
@@ -88,8 +88,10 @@ def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeyp
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len({r["id"] for r in rows}) == len(rows) == 3
     assert {(r["label"], r["source"], r["reader"]) for r in rows} == {("B", "silver", reader)}
-    assert runner.calls.count("ircot") == 3
+    assert (runner.calls.count("single"), runner.calls.count("ircot")) == (3, 0)  # B was right
     capsys.readouterr()
+    assert main([*argv, "--per-dataset", "4", "--every-route"]) == 0  # the fourth question
+    assert runner.calls.count("ircot") == 1
     assert main([*argv, "--model", "gguf:/other.gguf", "--out", str(out)]) != 0
     assert f"other readers ({reader})" in capsys.readouterr().err
 
