@@ -10,6 +10,7 @@ written by `python -m bench.crag_sweep ... --decide`), when that file names thes
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -95,10 +96,16 @@ class TrainedEvaluator:
     fine-tuned cross-encoder, as the artifact's manifest says.
     """
 
+    MEMORY = 4096
+    """Recent (question, passage) scores kept: refinement's strips are often the very windows
+    grading scored a moment before, and a follow-up re-reads the same passages."""
+
     def __init__(
         self, logits: Callable[[Sequence[str], Sequence[str]], Any], manifest: dict[str, Any]
     ) -> None:
         self.logits, self.manifest = logits, manifest
+        self._recent: OrderedDict[tuple[str, str], float] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @property
     def thresholds(self) -> Thresholds | None:
@@ -107,8 +114,19 @@ class TrainedEvaluator:
         return Thresholds(**values) if values else None
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
-        """Return one relevance score in [-1, 1] per passage."""
-        return self.score_pairs([question] * len(passages), passages)
+        """Return one relevance score in [-1, 1] per passage (recent pairs are not rescored)."""
+        recent = self._recent
+        with self._recent_lock:
+            known = {p: recent[(question, p)] for p in passages if (question, p) in recent}
+        fresh = list(dict.fromkeys(p for p in passages if p not in known))
+        known |= zip(fresh, self.score_pairs([question] * len(fresh), fresh), strict=True)
+        with self._recent_lock:
+            for passage, value in known.items():
+                recent[(question, passage)] = value
+                recent.move_to_end((question, passage))
+            while len(recent) > self.MEMORY:
+                recent.popitem(last=False)
+        return [known[p] for p in passages]
 
     def score_pairs(self, questions: Sequence[str], passages: Sequence[str]) -> list[float]:
         """Score many (question, passage) pairs in batches."""

@@ -74,3 +74,24 @@ def test_a_decision_made_for_other_weights_is_refused(tmp_path: Path) -> None:
     (folder / "decision.json").write_text(json.dumps(decision))
     with pytest.raises(ArtifactError, match="other evaluator weights"):
         load_thresholds(folder)
+
+
+def test_the_evaluator_does_not_rescore_a_pair_it_scored_recently() -> None:
+    from models.evaluator import TrainedEvaluator
+
+    seen: list[str] = []
+
+    def logits(questions, passages):
+        seen.extend(passages)
+        return [float(len(p)) - 2.0 for p in passages]
+
+    evaluator = TrainedEvaluator(logits, {})
+    first = evaluator.score("q?", ["ab", "abc", "ab"])
+    assert seen == ["ab", "abc"] and first[0] == first[2]
+    again = evaluator.score("q?", ["abc", "abcd"])
+    assert seen == ["ab", "abc", "abcd"] and again[0] == first[1]
+    assert evaluator.score("other?", ["ab"]) == [first[0]] and seen[-1] == "ab"  # per question
+    evaluator.MEMORY = 2
+    evaluator.score("q?", ["x", "y", "z"])
+    evaluator.score("q?", ["x"])
+    assert seen[-1] == "x"  # forgotten once the memory is full
