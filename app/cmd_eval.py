@@ -77,6 +77,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         action="store_true",
         help="skip loading models before the first timed question",
     )
+    parser.add_argument(
+        "--warm-prompt-cache",
+        action="store_true",
+        help="let llama.cpp reuse the previous prompt's KV cache (faster, but a strategy's "
+        "time then depends on what ran before it; default: every LLM call starts cold)",
+    )
+    parser.add_argument(
+        "--fixed-order",
+        action="store_true",
+        help="run the strategies in the listed order on every question (default: an order "
+        "shuffled per question, seeded by its id)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -132,15 +144,17 @@ def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
     """Write `run.json`: the command, the code's commit and each strategy's full Context."""
     from dataclasses import asdict
 
+    from bench.harness import runner_settings
     from bench.paths import portable_path
     from bench.runner import make_context
     from bench.strategies import ORACLE
 
+    settings = runner_settings(config)
     contexts = {}
     for strategy in config.strategies:
         if strategy != ORACLE:
             context = asdict(
-                make_context(strategy, model=config.model, settings=config.settings, home=Path("."))
+                make_context(strategy, model=config.model, settings=settings, home=Path("."))
             )
             contexts[strategy] = {k: v for k, v in context.items() if k != "home"}
     info = {
@@ -151,6 +165,8 @@ def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
         "limit": config.limit,
         "drop_gold": config.drop_gold,
         "seed": config.seed,
+        "cold_start": config.cold_start,
+        "interleave": config.interleave,
         "contexts": contexts,
     }
     path = out / "run.json"
@@ -162,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark, write its reports and print where they are."""
     from langchain_core.globals import get_llm_cache, set_llm_cache
 
-    from bench.harness import EvalConfig, run_eval
+    from bench.harness import EvalConfig, run_eval, runner_settings
     from bench.llm_cache import install_llm_cache
     from bench.outputs import REPORT_FILE, write_reports
     from bench.paths import portable_command
@@ -186,12 +202,15 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         warm_up=not args.no_warm_up,
         settings=settings,
+        cold_start=not args.warm_prompt_cache,
+        interleave=not args.fixed_order,
     )
     previous = get_llm_cache()
     cache = None if args.no_cache else install_llm_cache(home / "bench" / "llm_cache.sqlite")
     try:
         records = run_eval(
-            config, lambda: GraphRunner(model=args.model, settings=settings, cache=cache)
+            config,
+            lambda: GraphRunner(model=args.model, settings=runner_settings(config), cache=cache),
         )
     finally:
         set_llm_cache(previous)

@@ -3,11 +3,16 @@
 The loop goes question by question, running every strategy on a question before the next, so
 a partial run already supports the oracle and the comparison. Each result is appended to
 `records.jsonl` at once; a rerun skips what is done and retries what failed.
+
+Time is measured fairly: by default every LLM call starts cold (llama.cpp does not reuse the
+previous prompt's KV cache, which would favour a strategy that follows one sending a similar
+prompt), and the strategies run in an order shuffled per question, seeded by its id.
 """
 
 import hashlib
 import json
 import logging
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,9 +34,12 @@ __all__ = [
     "RECORDS_FILE",
     "EvalConfig",
     "RunningMeans",
+    "TIMING_SETTINGS",
     "collect",
     "run_eval",
+    "run_order",
     "run_signature",
+    "runner_settings",
     "strategies_in",
 ]
 
@@ -39,6 +47,8 @@ logger = logging.getLogger(__name__)
 
 RECORDS_FILE = "records.jsonl"
 ORACLE_FILE = "oracle.jsonl"
+TIMING_SETTINGS = frozenset({"prompt_cache"})
+"""Settings that change how long a run takes, never what it answers: not in the signature."""
 
 
 @dataclass
@@ -57,13 +67,42 @@ class EvalConfig:
     seed: int = 0
     warm_up: bool = True
     settings: dict[str, Any] = field(default_factory=dict)
-    """The graph settings the runner uses (part of the run signature)."""
+    """The graph settings the runner uses (part of the run signature, `TIMING_SETTINGS` aside)."""
+    cold_start: bool = True
+    """Give every LLM call a cold start (no KV-cache reuse); changes time, not answers. It
+    reaches a runner built with `runner_settings(config)`, as `acrag eval` builds it."""
+    interleave: bool = True
+    """Run each question's strategies in an order shuffled by its id, not the listed order."""
+
+
+def runner_settings(config: EvalConfig) -> dict[str, Any]:
+    """Return the graph settings a runner uses: the config's, with cold start applied.
+
+    An explicit `prompt_cache` setting wins over `cold_start`.
+    """
+    return {"prompt_cache": not config.cold_start, **config.settings}
 
 
 def run_signature(config: EvalConfig, home: Path) -> str:
-    """Return the hash naming what makes results comparable: model, settings and index."""
-    payload = json.dumps([config.model, config.settings, home.name], sort_keys=True, default=str)
+    """Return the hash naming what makes results comparable: model, settings and index.
+
+    Cold start and the other `TIMING_SETTINGS` are left out: they change seconds, not answers,
+    so records made with and without them answer for the same configuration.
+    """
+    settings = {k: v for k, v in config.settings.items() if k not in TIMING_SETTINGS}
+    payload = json.dumps([config.model, settings, home.name], sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+def run_order(question: Question, strategies: Sequence[str]) -> list[str]:
+    """Return `strategies` shuffled for one question, the same every time for that question.
+
+    So no strategy always runs right after the same other one (whose work could leave caches
+    warm for it), while a rerun keeps the order.
+    """
+    order = list(strategies)
+    random.Random(f"{question.dataset}/{question.id}").shuffle(order)
+    return order
 
 
 class RunningMeans:
@@ -151,7 +190,7 @@ def run_eval(
         (share, q, s)
         for share in config.drop_gold
         for q in questions
-        for s in runnable
+        for s in (run_order(q, runnable) if config.interleave else runnable)
         if (q.dataset, q.id, s, round(share, 4), signatures[share]) not in done
     ]
     logger.info("%d runs to do, %d already done", len(todo), len(done))

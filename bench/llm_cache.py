@@ -21,7 +21,8 @@ class CountingCache(SQLiteCache):
     Entries are keyed by the namespace too (the benchmark sets it to the strategy), so two
     strategies that send the same request both pay for it once: a strategy's seconds per
     question never shrink because another strategy ran first, while a rerun of the same
-    strategy is answered from the cache.
+    strategy is answered from the cache. Replayed responses lose their llama.cpp timings, so
+    the benchmark never counts them as model time.
     """
 
     def __init__(self, database_path: str) -> None:
@@ -44,12 +45,23 @@ class CountingCache(SQLiteCache):
         with self._lock:
             self.lookups += 1
             self.hits += found is not None
-        return found
+        return None if found is None else [_untimed(generation) for generation in found]
 
     def update(self, prompt: str, llm_string: str, return_val: Any) -> None:
         """Store the generations of this request under the current namespace."""
         if not self.bypass:
             super().update(prompt, self._key(llm_string), return_val)
+
+
+def _untimed(generation: Any) -> Any:
+    """Drop the model timings a response was stored with: replaying it took no model time."""
+    message = getattr(generation, "message", None)
+    if message is None or "timings" not in message.response_metadata:
+        return generation
+    kept = {key: value for key, value in message.response_metadata.items() if key != "timings"}
+    return generation.model_copy(
+        update={"message": message.model_copy(update={"response_metadata": kept})}
+    )
 
 
 def install_llm_cache(path: Path) -> CountingCache:

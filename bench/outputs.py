@@ -9,6 +9,7 @@ from pathlib import Path
 from bench.harness import ORACLE_FILE, RECORDS_FILE
 from bench.records import Record, read_records
 from bench.report import markdown_report, summarize
+from bench.stage_report import stage_rows
 
 __all__ = ["REPORT_FILE", "load_results", "write_pictures", "write_reports"]
 
@@ -18,6 +19,7 @@ REPORT_FILE = "results.md"
 SUMMARY_FILE = "summary.json"
 F1_PLOT = "f1_vs_time.png"
 F1_TOKENS_PLOT = "f1_vs_tokens.png"
+TIME_STAGES_PLOT = "time_stages.png"
 ROBUSTNESS_PLOT = "robustness.png"
 ROBUSTNESS_F1_PLOT = "robustness_f1.png"
 
@@ -43,7 +45,7 @@ def write_reports(
 def write_pictures(records: Sequence[Record], out: Path) -> list[Path]:
     """Write the PNG pictures; skip them with a warning when matplotlib is not installed."""
     try:
-        from bench.plots import plot_f1_vs_time, plot_robustness, save
+        from bench.plots import plot_f1_vs_time, plot_robustness, plot_time_stages, save
     except ImportError as error:  # matplotlib comes with the `dev` extra only
         logger.warning("no pictures: %s (pip install matplotlib)", error)
         return []
@@ -51,6 +53,8 @@ def write_pictures(records: Sequence[Record], out: Path) -> list[Path]:
     if any(r.drop_gold == 0 for r in records):
         written.append(save(plot_f1_vs_time(records), out / F1_PLOT))
         written.append(save(plot_f1_vs_time(records, cost="tokens"), out / F1_TOKENS_PLOT))
+    if stage_rows(records):  # older records are not timed per stage
+        written.append(save(plot_time_stages(records), out / TIME_STAGES_PLOT))
     if len({r.drop_gold for r in records}) > 1:
         written.append(save(plot_robustness(records), out / ROBUSTNESS_PLOT))
         written.append(save(plot_robustness(records, metric="f1"), out / ROBUSTNESS_F1_PLOT))

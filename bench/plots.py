@@ -1,4 +1,4 @@
-"""Pictures of benchmark results: F1 against seconds per question, and CRAG's robustness.
+"""Pictures of benchmark results: F1 against cost per question, where the time goes, robustness.
 
 Figures are built without pyplot, so no GUI backend or global figure state is involved: they
 render to PNG the same way in a script, a test or a notebook.
@@ -13,8 +13,17 @@ from matplotlib.figure import Figure
 
 from bench.records import Record
 from bench.report import AVERAGE, summarize
+from bench.stage_report import cold_if_any, stage_rows, timed_records
+from bench.stages import STAGES
 
-__all__ = ["ROBUSTNESS_STRATEGIES", "plot_f1_vs_time", "plot_robustness", "png_bytes", "save"]
+__all__ = [
+    "ROBUSTNESS_STRATEGIES",
+    "plot_f1_vs_time",
+    "plot_robustness",
+    "plot_time_stages",
+    "png_bytes",
+    "save",
+]
 
 ROBUSTNESS_STRATEGIES = ("single", "crag", "self-crag")
 
@@ -27,10 +36,12 @@ def plot_f1_vs_time(
     Args:
         records: The results.
         title: The picture's title.
-        cost: `seconds` per question, or LLM `tokens` (prompt plus generated) per question,
-            which does not depend on how busy the machine was.
+        cost: `seconds` per question (of the cold-start runs when there are any, so no
+            strategy's time depends on what ran before it), or LLM `tokens` (prompt plus
+            generated) per question, which does not depend on how busy the machine was.
     """
-    rows = [r for r in summarize(records) if r.dataset == AVERAGE]
+    chosen = cold_if_any(records) if cost == "seconds" else records
+    rows = [r for r in summarize(chosen) if r.dataset == AVERAGE]
     figure = Figure(figsize=(6, 4))
     axes = figure.subplots()
     for row in rows:
@@ -47,6 +58,35 @@ def plot_f1_vs_time(
     axes.set_ylabel("F1 (average over datasets)")
     axes.set_title(title or f"F1 against {'time' if cost == 'seconds' else 'tokens'} per question")
     axes.grid(alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
+def plot_time_stages(records: Sequence[Record], *, title: str = "") -> Figure:
+    """Draw one horizontal bar per strategy: its mean seconds per question, split by stage.
+
+    Rests on the runs `bench.stage_report.timed_records` keeps (cold-start runs when there
+    are any, none with a cached LLM call); says so when there are none.
+    """
+    rows = stage_rows(records)
+    figure = Figure(figsize=(7, 0.45 * len(rows) + 2.4))
+    axes = figure.subplots()
+    left = [0.0] * len(rows)
+    for index, stage in enumerate(STAGES if rows else ()):
+        widths = [row.stages[stage] for row in rows]
+        names = [row.strategy for row in rows]
+        axes.barh(names, widths, left=left, label=stage, color=f"C{index}")
+        left = [start + width for start, width in zip(left, widths, strict=True)]
+    if rows:
+        axes.invert_yaxis()  # the first strategy on top
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncols=4, fontsize=8)
+    else:
+        axes.text(0.5, 0.5, "no runs timed per stage", ha="center", va="center")
+    cold = "cold start, " if any(r.cold_start for r in timed_records(records)) else ""
+    runs = sum(row.runs for row in rows)
+    axes.set_title(title or f"Where the time goes ({cold}{runs} runs)")
+    axes.set_xlabel("seconds per question")
+    axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     return figure
 

@@ -9,7 +9,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,10 @@ class Outcome:
     cache_hits: int = 0
     """LLM calls answered from the response cache (their time is not a model's time)."""
     seconds: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)
+    """Seconds per stage (`bench.stages.STAGES`), summing to `seconds`; empty when untimed."""
+    cold_start: bool = False
+    """Every local LLM call started without the previous prompt's KV cache (fair timing)."""
 
 
 @dataclass(kw_only=True)

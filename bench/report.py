@@ -4,16 +4,18 @@ The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 /
 (retrieval calls per question, web searches included), seconds per question and time relative
 to single-step, per dataset and on average over datasets (each dataset weighs the same).
 EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
-scored by abstention in their own table.
+scored by abstention in their own table. Where the time goes, stage by stage, is in
+`bench.stage_report`; its table is part of the report.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.metrics import abstention_rates, is_answerable, question_correct
 from bench.records import Record
-from bench.strategies import DESCRIPTIONS
+from bench.stage_report import stage_table
+from bench.strategies import ORACLE, ordered_strategies
 
 __all__ = [
     "AVERAGE",
@@ -24,6 +26,7 @@ __all__ = [
     "markdown_report",
     "robustness_table",
     "route_mix",
+    "stage_table",
     "summarize",
     "summary_table",
 ]
@@ -49,11 +52,6 @@ class Summary:
     tokens: float
     seconds: float
     errors: int
-
-
-def _ordered(names: Iterable[str]) -> list[str]:
-    known = list(DESCRIPTIONS)
-    return sorted(set(names), key=lambda n: (known.index(n) if n in known else len(known), n))
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -107,13 +105,13 @@ def summarize(records: Sequence[Record], *, drop_gold: float = 0.0) -> list[Summ
     rows = [
         _summary(d, s, groups[(d, s)])
         for d in sorted({d for d, _ in groups})
-        for s in _ordered(s for _, s in groups)
+        for s in ordered_strategies(s for _, s in groups)
         if (d, s) in groups
     ]
     datasets = {r.dataset for r in rows}
     averages = [
         _averaged(s, [r for r in rows if r.strategy == s])
-        for s in _ordered(r.strategy for r in rows)
+        for s in ordered_strategies(r.strategy for r in rows)
         if sum(r.strategy == s for r in rows) == len(datasets)
     ]
     return rows + averages
@@ -209,7 +207,7 @@ def robustness_table(records: Sequence[Record]) -> str:
         "| strategy | " + " | ".join(f"drop {s:.0%}" for s in shares) + " |",
         "|---|" + "---:|" * len(shares),
     ]
-    for strategy in _ordered(r.strategy for r in records):
+    for strategy in ordered_strategies(r.strategy for r in records):
         cells = []
         for share in shares:
             chosen = [
@@ -224,7 +222,7 @@ def robustness_table(records: Sequence[Record]) -> str:
 
 
 def markdown_report(records: Sequence[Record], *, title: str = "Benchmark results") -> str:
-    """Return the whole Markdown report: tables per dataset, average, mixes, robustness."""
+    """Return the whole Markdown report: tables per dataset, average, time, mixes, robustness."""
     rows = summarize(records)
     parts = [f"# {title}", ""]
     for dataset in [*sorted({r.dataset for r in rows} - {AVERAGE}), AVERAGE]:
@@ -237,9 +235,16 @@ def markdown_report(records: Sequence[Record], *, title: str = "Benchmark result
         "(their seconds are not model time).",
         "",
     ]
+    runs = [r for r in records if r.strategy != ORACLE]
+    parts += [
+        f"Cold-start runs (no LLM call reused the previous prompt's KV cache): "
+        f"{sum(r.cold_start for r in runs)} of {len(runs)}.",
+        "",
+    ]
     from bench.targets import targets_table  # it builds on this module's summaries
 
     for heading, table in (
+        ("Where the time goes (seconds per question)", stage_table(records)),
         ("Route mix", route_mix(records)),
         ("CRAG actions", crag_mix(records)),
         ("Abstention (unanswerable questions)", abstention_table(records)),

@@ -4,7 +4,8 @@ A `Runner` answers one question under one strategy and reports what it cost. `Gr
 does it with the live graph: strategy name -> `Context` overrides -> stream the graph ->
 read the prediction, route, CRAG action and counters from the events and the final state.
 The peer baselines (`bench.baselines`) run the same way, through their own compiled graphs,
-with the same callbacks, so their LLM calls and tokens are counted identically.
+with the same callbacks, so their LLM calls, tokens and stage times (`bench.stages`) are
+counted identically.
 Everything else in `bench` only sees `Outcome`, so following a change in the graph's API
 means changing this module alone. Tests use a fake `Runner`.
 """
@@ -21,12 +22,14 @@ from langchain_core.outputs import LLMResult
 
 from bench.llm_cache import CountingCache
 from bench.records import Outcome
+from bench.stages import StageTimer
 from bench.strategies import BASELINES, context_overrides
 
 __all__ = [
     "GraphRunner",
     "Outcome",
     "Runner",
+    "StageTimer",
     "UsageCounter",
     "make_context",
     "read_outcome",
@@ -159,31 +162,39 @@ class GraphRunner:
         logger.info("warm-up took %.1fs", time.perf_counter() - started)
 
     def run(self, question: str, strategy: str, *, home: Path) -> Outcome:
-        """Answer `question` with `strategy` and count its cost."""
-        counter = UsageCounter()
+        """Answer `question` with `strategy` and count its cost, timed per stage."""
+        counter, timer = UsageCounter(), StageTimer()
         hits = self.cache.hits if self.cache else 0
         if self.cache is not None:
             self.cache.namespace = strategy
-        config: dict[str, Any] = {"callbacks": [counter], "recursion_limit": RECURSION_LIMIT}
-        events: list[dict[str, Any]] = []
-        state: dict[str, Any] = {}
-        started = time.perf_counter()
+        context = self.context(strategy, home=home)
+        config = {"callbacks": [counter, timer], "recursion_limit": RECURSION_LIMIT}
         graph: Any = self.baselines[strategy] if strategy in BASELINES else self.graph
-        for namespace, mode, chunk in graph.stream(
-            {"question": question},
-            config,
-            context=self.context(strategy, home=home),
-            stream_mode=["custom", "values"],
-            subgraphs=True,
-        ):
-            if mode == "custom":  # events of the IRCoT subgraph too
-                events.append(chunk)
-            elif not namespace:
-                state = chunk
-        outcome = read_outcome(state, events)
+        started = time.perf_counter()
+        outcome = _stream(graph, question, config, context)
         outcome.seconds = time.perf_counter() - started
+        outcome.stages = timer.stages(outcome.seconds)
+        outcome.cold_start = not context.prompt_cache
         outcome.llm_calls = counter.calls
         outcome.prompt_tokens = counter.prompt_tokens
         outcome.generated_tokens = counter.generated_tokens
         outcome.cache_hits = (self.cache.hits - hits) if self.cache else 0
         return outcome
+
+
+def _stream(graph: Any, question: str, config: dict[str, Any], context: Any) -> Outcome:
+    """Run the graph on one question and read its outcome (costs left for the caller)."""
+    events: list[dict[str, Any]] = []
+    state: dict[str, Any] = {}
+    for namespace, mode, chunk in graph.stream(
+        {"question": question},
+        config,
+        context=context,
+        stream_mode=["custom", "values"],
+        subgraphs=True,
+    ):
+        if mode == "custom":  # events of the IRCoT subgraph too
+            events.append(chunk)
+        elif not namespace:
+            state = chunk
+    return read_outcome(state, events)

@@ -8,7 +8,7 @@ graph of its own (`bench.baselines`) over the same models and stores, configured
 Context (retrieval, web backend, answer style and token cap, `max_retries` for loops).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from models.errors import UserError
@@ -20,6 +20,7 @@ __all__ = [
     "ORACLE_LADDER",
     "STRATEGIES",
     "context_overrides",
+    "ordered_strategies",
     "parse_strategies",
 ]
 
@@ -84,6 +85,12 @@ DESCRIPTIONS = {
     "tutorial-self-rag": "baseline: LangGraph's Self-RAG tutorial (yes/no graders, bounded loops)",
     ORACLE: "per question, the simplest of A/B/C that answered correctly in this run",
 }
+
+
+def ordered_strategies(names: Iterable[str]) -> list[str]:
+    """Return the distinct `names` in the order `DESCRIPTIONS` lists them, unknown ones last."""
+    known = list(DESCRIPTIONS)
+    return sorted(set(names), key=lambda n: (known.index(n) if n in known else len(known), n))
 
 
 def context_overrides(strategy: str, base: Mapping[str, Any]) -> dict[str, Any]:

@@ -71,6 +71,11 @@ class Context:
     repeat_penalty: float = _opt(
         1.15, "llama.cpp repetition penalty for answers (1.0 = off; tiny models loop without it)."
     )
+    prompt_cache: bool = _opt(
+        True,
+        "llama.cpp reuses the previous prompt's KV cache; false gives each call a cold start "
+        "(slower, but fair timing).",
+    )
 
     # Judges.
     classifier: JudgeKind = _opt("trained", "Complexity classifier: trained, llm or heuristic.")

@@ -26,10 +26,12 @@ class JudgeUnavailableError(UserError):
 
 
 @cache
-def _chat_model(spec: str, repeat_penalty: float | None = None) -> BaseChatModel:
+def _chat_model(
+    spec: str, *, repeat_penalty: float | None = None, prompt_cache: bool = True
+) -> BaseChatModel:
     from models.chat import load_chat_model
 
-    return load_chat_model(spec, repeat_penalty=repeat_penalty)
+    return load_chat_model(spec, repeat_penalty=repeat_penalty, prompt_cache=prompt_cache)
 
 
 @cache
@@ -50,7 +52,7 @@ def _trained(module: str, loader: str) -> Any:
 
 
 @cache
-def _judge(kind: str, role: str, judge_model: str) -> Any:
+def _judge(kind: str, role: str, judge_model: str, *, prompt_cache: bool = True) -> Any:
     from models import judges_heuristic as h
     from models import judges_llm as llm
 
@@ -77,18 +79,22 @@ def _judge(kind: str, role: str, judge_model: str) -> Any:
     }
     if kind != "llm" or role not in factories:
         raise JudgeUnavailableError(f"no {kind!r} implementation for the {role}")
-    return factories[role](_chat_model(judge_model))
+    return factories[role](_chat_model(judge_model, prompt_cache=prompt_cache))
 
 
 def make_classifier(context: Context) -> ComplexityClassifier:
     """Return the complexity classifier the Context names."""
-    judge: ComplexityClassifier = _judge(context.classifier, "classifier", context.judge_model)
+    judge: ComplexityClassifier = _judge(
+        context.classifier, "classifier", context.judge_model, prompt_cache=context.prompt_cache
+    )
     return judge
 
 
 def make_evaluator(context: Context) -> RetrievalEvaluator:
     """Return the retrieval evaluator the Context names."""
-    judge: RetrievalEvaluator = _judge(context.evaluator, "evaluator", context.judge_model)
+    judge: RetrievalEvaluator = _judge(
+        context.evaluator, "evaluator", context.judge_model, prompt_cache=context.prompt_cache
+    )
     return judge
 
 
@@ -134,11 +140,17 @@ class Deps:
 
     def generator_for(self, context: Context) -> BaseChatModel:
         """Return the answer and IRCoT model."""
-        return self.generator or _chat_model(context.generator_model, context.repeat_penalty)
+        return self.generator or _chat_model(
+            context.generator_model,
+            repeat_penalty=context.repeat_penalty,
+            prompt_cache=context.prompt_cache,
+        )
 
     def rewriter_for(self, context: Context) -> BaseChatModel:
         """Return the model that condenses follow-ups and writes keywords."""
-        return self.rewriter or _chat_model(context.rewriter_model)
+        return self.rewriter or _chat_model(
+            context.rewriter_model, prompt_cache=context.prompt_cache
+        )
 
     def retriever_for(self, context: Context) -> BaseRetriever:
         """Return the local retriever."""
@@ -164,12 +176,14 @@ class Deps:
     def support_for(self, context: Context) -> SupportChecker:
         """Return the support checker (IsSup)."""
         kind = context.support or context.critic
-        judge: SupportChecker = self.support or _judge(kind, "support", context.judge_model)
+        judge: SupportChecker = self.support or _judge(
+            kind, "support", context.judge_model, prompt_cache=context.prompt_cache
+        )
         return judge
 
     def usefulness_for(self, context: Context) -> UsefulnessJudge:
         """Return the usefulness judge (IsUse)."""
         judge: UsefulnessJudge = self.usefulness or _judge(
-            context.critic, "usefulness", context.judge_model
+            context.critic, "usefulness", context.judge_model, prompt_cache=context.prompt_cache
         )
         return judge

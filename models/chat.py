@@ -75,7 +75,11 @@ def _remote(spec: ModelSpec, original: str, **kwargs: Any) -> BaseChatModel:
 
 
 def load_chat_model(
-    spec: str = "local", *, repeat_penalty: float | None = None, **kwargs: Any
+    spec: str = "local",
+    *,
+    repeat_penalty: float | None = None,
+    prompt_cache: bool = True,
+    **kwargs: Any,
 ) -> BaseChatModel:
     """Return a LangChain chat model for `spec`.
 
@@ -85,11 +89,15 @@ def load_chat_model(
             `$ACRAG_LLM_BASE_URL`.
         repeat_penalty: llama.cpp's repetition penalty for local models (tiny models loop
             without one); remote backends have their own settings and ignore it.
+        prompt_cache: Let llama.cpp reuse the previous prompt's KV cache (local models);
+            False gives every call a cold start, for fair timing. Remote models ignore it.
         **kwargs: Settings for the model (temperature, max_tokens, n_ctx for local models).
     """
     parsed = parse_spec(spec)
     if repeat_penalty is not None and parsed.kind != "remote":
         kwargs["repeat_penalty"] = repeat_penalty
+    if parsed.kind != "remote":
+        kwargs["prompt_cache"] = prompt_cache
     match parsed.kind:
         case "local":
             return ChatLlamaCpp(model_path=str(smollm2_path()), **kwargs)

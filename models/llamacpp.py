@@ -30,6 +30,9 @@ __all__ = [
 ]
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+_TIMING_KEYS = ("prompt_n", "prompt_ms", "predicted_n", "predicted_ms", "cache_n")
+"""What `response_metadata["timings"]` keeps of llama.cpp's timings: prompt tokens evaluated
+and their milliseconds, tokens generated and theirs, prompt tokens reused from the KV cache."""
 
 
 def _text(message: BaseMessage) -> str:
@@ -37,6 +40,14 @@ def _text(message: BaseMessage) -> str:
         return message.content
     parts = [part if isinstance(part, str) else part.get("text", "") for part in message.content]
     return "".join(parts)
+
+
+def _timings(response: dict[str, Any]) -> dict[str, Any] | None:
+    """Return llama.cpp's timings of a response (tokens and milliseconds), if it has them."""
+    timings = response.get("timings")
+    if not isinstance(timings, dict):
+        return None
+    return {key: timings[key] for key in _TIMING_KEYS if key in timings} or None
 
 
 def _usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
@@ -75,6 +86,8 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
     logprobs: bool = False
     """Return the log-probability of every generated token."""
     top_logprobs: int | None = None
+    prompt_cache: bool = True
+    """Reuse the previous prompt's KV cache; False gives each call a cold start, for fair timing."""
     engine: LlamaCppEngine | None = Field(default=None, exclude=True)
     """An engine to use instead of the shared one for `model_path` (tests pass fakes)."""
 
@@ -111,6 +124,8 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
             "logprobs": self.logprobs or None,
             "top_logprobs": self.top_logprobs,
         }
+        if not self.prompt_cache:  # llama.cpp reuses the cached prefix unless told not to
+            request["cache_prompt"] = False
         request.update(kwargs)
         return {key: value for key, value in request.items() if value is not None}
 
@@ -130,6 +145,7 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
             "finish_reason": "stop" if guard.stopped else choice.get("finish_reason"),
             "model_name": Path(self.model_path).name,
             "logprobs": choice.get("logprobs"),
+            "timings": _timings(response),
         }
         message = AIMessage(
             content=text,
@@ -147,16 +163,17 @@ class ChatLlamaCpp(StructuredOutputMixin, BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         request = self._request(messages, stop, **kwargs)
         guard = StopGuard(request.get("stop", []))
-        finish_reason = None
+        finish_reason, timings = None, None
         for chunk in self._engine().stream(request):
             choices = chunk.get("choices") or [{}]
             finish_reason = choices[0].get("finish_reason") or finish_reason
+            timings = _timings(chunk) or timings  # llama.cpp sends them with the last chunk
             piece = guard.feed((choices[0].get("delta") or {}).get("content") or "")
             logprobs = choices[0].get("logprobs")
             if piece or logprobs:
                 yield self._chunk(piece, run_manager, logprobs=logprobs)
         tail = guard.flush()
-        final = {"finish_reason": "stop" if guard.stopped else finish_reason}
+        final = {"finish_reason": "stop" if guard.stopped else finish_reason, "timings": timings}
         yield self._chunk(tail, run_manager, **final)
 
     def _chunk(

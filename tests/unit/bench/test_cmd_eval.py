@@ -63,13 +63,35 @@ def test_cli_runs_writes_reports_and_resumes(tmp_path, data_file, monkeypatch, c
         "summary.json",
         "f1_vs_time.png",
     }
-    assert built[0]["settings"] == {"top_k": 3}
+    assert built[0]["settings"] == {"prompt_cache": False, "top_k": 3}  # cold start by default
     info = json.loads((out / "run.json").read_text())
     assert info["contexts"]["single"]["top_k"] == 3
+    assert info["contexts"]["single"]["prompt_cache"] is False
+    assert (info["cold_start"], info["interleave"]) == (True, True)
     assert info["contexts"]["single"]["route"] == "B"
     assert "adaptive-oracle" not in info["contexts"]
     assert main(argv) == 0
     assert len(built) == 1  # the second run found everything done
+
+
+def test_cli_flags_warm_the_prompt_cache_and_fix_the_order(tmp_path, data_file, monkeypatch):
+    built, runners = [], []
+
+    def fake_runner(**kwargs):
+        built.append(kwargs)
+        runners.append(FakeRunner())
+        return runners[-1]
+
+    monkeypatch.setattr(bench.runner, "GraphRunner", fake_runner)
+    monkeypatch.setattr(bench.corpus, "_store_ingest", lambda jsonl, home, collection: None)
+    out = tmp_path / "out"
+    argv = ["--home", str(tmp_path / "home"), "eval", "--data", str(data_file), "--out", str(out)]
+    strategies = ["--strategies", "no-retrieval,single,ircot", "--no-warm-up"]
+    assert main([*argv, *strategies, "--warm-prompt-cache", "--fixed-order"]) == 0
+    assert built[0]["settings"] == {"prompt_cache": True}
+    assert [s for _, s in runners[0].calls] == ["no-retrieval", "single", "ircot"] * 3
+    info = json.loads((out / "run.json").read_text())
+    assert (info["cold_start"], info["interleave"]) == (False, False)
 
 
 def test_cli_rejects_unknown_strategy(tmp_path, data_file, capsys):

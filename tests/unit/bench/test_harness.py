@@ -1,6 +1,9 @@
+from dataclasses import replace
+
 import pytest
 
-from bench.harness import RECORDS_FILE, run_eval
+from bench.data import Question
+from bench.harness import RECORDS_FILE, run_eval, run_order, run_signature, runner_settings
 from bench.records import read_records
 
 from .conftest import FakeRunner, fake_ingest
@@ -87,3 +90,64 @@ def test_results_of_another_model_or_corpus_are_not_reused(config, tmp_path):
     other_corpus = FakeRunner()
     run_eval(config, other_corpus, ingest=fake_ingest)
     assert len(other_corpus.calls) == 9
+
+
+def test_cold_start_changes_the_runner_settings_not_the_signature(config, tmp_path):
+    home = tmp_path / "index"
+    config.settings = {"top_k": 3}
+    assert runner_settings(config) == {"prompt_cache": False, "top_k": 3}
+    signature = run_signature(config, home)
+    config.cold_start = False
+    assert runner_settings(config) == {"prompt_cache": True, "top_k": 3}
+    assert run_signature(config, home) == signature
+    config.settings = {"top_k": 3, "prompt_cache": False}  # set by hand: still timing only
+    assert run_signature(config, home) == signature
+    config.settings = {"top_k": 4}
+    assert run_signature(config, home) != signature
+
+
+def test_warm_records_count_as_done_for_a_cold_run(config):
+    config.cold_start = False
+    run_eval(config, FakeRunner(), ingest=fake_ingest)
+    config.cold_start = True
+    again = FakeRunner()
+    run_eval(config, again, ingest=fake_ingest)
+    assert again.calls == []
+
+
+def test_records_keep_the_runs_stages_and_cold_start(config):
+    class Timed(FakeRunner):
+        def run(self, question, strategy, *, home):
+            outcome = super().run(question, strategy, home=home)
+            return replace(outcome, stages={"retrieval": 0.2, "other": 0.3}, cold_start=True)
+
+    records = run_eval(config, Timed(), ingest=fake_ingest)
+    stored = read_records(config.out / RECORDS_FILE).values()
+    assert all(r.cold_start and r.stages == {"retrieval": 0.2, "other": 0.3} for r in stored)
+    assert all(r.cold_start for r in records)  # the oracle's copies too
+
+
+def question(qid: str) -> Question:
+    return Question(id=qid, dataset="toy", hop="single", question="q", answers=("a",))
+
+
+def test_strategy_order_is_shuffled_per_question_and_stable():
+    strategies = ["no-retrieval", "single", "ircot", "crag", "self-crag", "adaptive"]
+    orders = [run_order(question(f"id{i}"), strategies) for i in range(10)]
+    assert all(sorted(order) == sorted(strategies) for order in orders)
+    assert len({tuple(order) for order in orders}) > 1  # questions differ
+    assert orders == [run_order(question(f"id{i}"), strategies) for i in range(10)]  # stable
+
+
+def test_each_question_runs_every_strategy_in_its_own_order(config):
+    runnable = ["no-retrieval", "single", "ircot"]
+    shuffled = FakeRunner()
+    run_eval(config, shuffled, ingest=fake_ingest)
+    for i, name in enumerate(["q0", "q1", "q2"]):
+        ran = [s for q, s in shuffled.calls if q == name]
+        assert ran == run_order(question(f"id{i}"), runnable)
+    config.interleave = False
+    config.out = config.out.with_name("fixed")
+    fixed = FakeRunner()
+    run_eval(config, fixed, ingest=fake_ingest)
+    assert [s for _, s in fixed.calls] == runnable * 3

@@ -3,6 +3,7 @@ from langchain_core.globals import get_llm_cache, set_llm_cache
 
 from bench.llm_cache import install_llm_cache
 from bench.runner import GraphRunner, read_outcome
+from bench.stages import STAGES
 from graphs import build_graph
 from nodes.finalize import NOT_IN_DOCUMENTS
 from prompts.ircot import IRCOT_SYSTEM
@@ -158,3 +159,17 @@ def test_warm_up_reaches_the_model_even_when_cached(tmp_path, no_global_cache):
     assert len(model.calls) == 2
     assert cache.bypass is False
     assert runner.run("What is the capital of France?", "crag", home=tmp_path).cache_hits == 0
+
+
+def test_each_run_is_timed_per_stage_and_says_whether_it_started_cold(tmp_path):
+    cold = GraphRunner(
+        model="local", settings={"prompt_cache": False}, graph=fake_graph(generator())
+    )
+    outcome = cold.run("What is the capital of France?", "self-crag", home=tmp_path)
+    assert cold.context("crag", home=tmp_path).prompt_cache is False
+    assert outcome.cold_start is True
+    assert list(outcome.stages) == list(STAGES)
+    assert sum(outcome.stages.values()) == pytest.approx(outcome.seconds, abs=1e-3)
+    assert outcome.stages["prompt"] == outcome.stages["decode"] == 0  # fakes report no timings
+    warm = GraphRunner(model="local", graph=fake_graph(generator()))
+    assert warm.run("What is the capital of France?", "single", home=tmp_path).cold_start is False

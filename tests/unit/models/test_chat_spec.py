@@ -89,12 +89,15 @@ def test_gguf_spec_builds_a_local_chat_model(tmp_path: Path) -> None:
     assert model.max_tokens == 7
     penalised = load_chat_model(f"gguf:{model_file}", repeat_penalty=1.3)
     assert isinstance(penalised, ChatLlamaCpp) and penalised.repeat_penalty == 1.3
+    assert model.prompt_cache is True
+    cold = load_chat_model(f"gguf:{model_file}", prompt_cache=False)
+    assert isinstance(cold, ChatLlamaCpp) and cold.prompt_cache is False
 
 
-def test_repeat_penalty_is_not_sent_to_remote_models(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_llama_cpp_settings_are_not_sent_to_remote_models(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     monkeypatch.setattr(
         "langchain.chat_models.init_chat_model", lambda model, **kw: calls.append(kw) or "remote"
     )
-    assert load_chat_model("openai:gpt-4o-mini", repeat_penalty=1.3) == "remote"
-    assert "repeat_penalty" not in calls[0]
+    assert load_chat_model("openai:gpt-4o-mini", repeat_penalty=1.3, prompt_cache=False) == "remote"
+    assert "repeat_penalty" not in calls[0] and "prompt_cache" not in calls[0]

@@ -13,10 +13,18 @@ from models.llamacpp import ChatLlamaCpp, LlamaCppEngine, LlamaCppError, StopGua
 class FakeServer:
     """Speaks xllamacpp's chat API: replies with scripted pieces, optionally streamed."""
 
-    def __init__(self, pieces: list[str], *, delay: float = 0.0, error: Any = None) -> None:
+    def __init__(
+        self,
+        pieces: list[str],
+        *,
+        delay: float = 0.0,
+        error: Any = None,
+        timings: dict[str, Any] | None = None,
+    ) -> None:
         self.pieces = pieces
         self.delay = delay
         self.error = error
+        self.timings = timings
         self.requests: list[dict[str, Any]] = []
         self.active = 0
         self.max_active = 0
@@ -37,12 +45,14 @@ class FakeServer:
             if callback:
                 for piece in self.pieces:
                     callback[0]({"choices": [{"delta": {"content": piece}, "finish_reason": None}]})
-                callback[0]({"choices": [{"delta": {}, "finish_reason": "stop"}]})
+                last = {"choices": [{"delta": {}, "finish_reason": "stop"}]}
+                callback[0](last | ({"timings": self.timings} if self.timings else {}))
                 return None
             message = {"role": "assistant", "content": "".join(self.pieces)}
             usage = {"prompt_tokens": 5, "completion_tokens": len(self.pieces), "total_tokens": 9}
             choice = {"message": message, "finish_reason": "stop", "logprobs": {"content": []}}
-            return {"choices": [choice], "usage": usage}
+            response = {"choices": [choice], "usage": usage}
+            return response | ({"timings": self.timings} if self.timings else {})
         finally:
             with self._count_lock:
                 self.active -= 1
@@ -173,3 +183,43 @@ def test_logprobs_are_requested_and_returned() -> None:
     assert server.requests[0]["logprobs"] is True
     assert server.requests[0]["top_logprobs"] == 2
     assert reply.response_metadata["logprobs"] == {"content": []}
+
+
+def test_prompt_cache_off_asks_llama_cpp_for_a_cold_start() -> None:
+    warm, cold = FakeServer(["ok"]), FakeServer(["ok"])
+    _model(warm).invoke("q")
+    list(_model(warm).stream("q"))
+    _model(cold, prompt_cache=False).invoke("q")
+    list(_model(cold, prompt_cache=False).stream("q"))
+    assert all("cache_prompt" not in request for request in warm.requests)
+    assert [request["cache_prompt"] for request in cold.requests] == [False, False]
+
+
+LLAMA_TIMINGS = {
+    "cache_n": 3,
+    "prompt_n": 12,
+    "prompt_ms": 40.5,
+    "prompt_per_second": 296.3,
+    "predicted_n": 4,
+    "predicted_ms": 80.0,
+    "predicted_per_token_ms": 20.0,
+}
+
+
+def test_llama_cpp_timings_land_in_the_response_metadata() -> None:
+    kept = {"cache_n": 3, "prompt_n": 12, "prompt_ms": 40.5, "predicted_n": 4, "predicted_ms": 80.0}
+    model = _model(FakeServer(["Paris", "."], timings=LLAMA_TIMINGS))
+    assert model.invoke("q").response_metadata["timings"] == kept
+    chunks = list(model.stream("q"))
+    timed = [c.response_metadata["timings"] for c in chunks if "timings" in c.response_metadata]
+    assert timed == [kept]  # once, with the last chunk
+    joined = chunks[0]
+    for chunk in chunks[1:]:
+        joined += chunk
+    assert joined.response_metadata["timings"] == kept  # merged once, not summed
+
+
+def test_a_response_without_timings_has_no_timings_entry() -> None:
+    model = _model(FakeServer(["ok"]))
+    assert "timings" not in model.invoke("q").response_metadata
+    assert all("timings" not in c.response_metadata for c in model.stream("q"))

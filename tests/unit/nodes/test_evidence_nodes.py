@@ -344,7 +344,10 @@ def test_the_answer_model_is_built_with_the_context_repeat_penalty(monkeypatch):
     from graphs.deps import Deps
 
     built = []
-    monkeypatch.setattr(deps_module, "_chat_model", lambda *args: built.append(args) or "model")
+    monkeypatch.setattr(
+        deps_module, "_chat_model", lambda spec, **kw: built.append((spec, kw)) or "model"
+    )
     context = Context(generator_model="smollm2", rewriter_model="qwen", repeat_penalty=1.2)
     assert Deps().generator_for(context) == Deps().rewriter_for(context) == "model"
-    assert built == [("smollm2", 1.2), ("qwen",)]  # only answers are penalised for repeats
+    penalties = [(spec, kw.get("repeat_penalty")) for spec, kw in built]
+    assert penalties == [("smollm2", 1.2), ("qwen", None)]  # only answers are penalised
