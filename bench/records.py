@@ -32,6 +32,8 @@ class Outcome:
     """The graph said the documents do not hold the answer."""
     best_score: float | None = None
     """The evaluator's best score on the first graded retrieval (what CRAG's action reads)."""
+    logprob: float | None = None
+    """The chosen answer's mean token log-probability (the reader's confidence), if reported."""
     llm_calls: int = 0
     retrieval_calls: int = 0
     """Local retrievals plus web searches: the "steps" of Adaptive-RAG's Table 1."""

@@ -81,12 +81,14 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
     events = events or list(state.get("events") or [])
     actions = [e for e in events if e.get("type") == "crag_action"]
     webs = sum(e.get("type") == "web_results" for e in events)
+    best = (state.get("candidates") or [{}])[0]  # finalize answers with the first
     return Outcome(
         prediction=str(state.get("answer") or "").strip(),
         route=state.get("route"),
         crag_action=actions[0]["action"] if actions else state.get("crag_action"),
         best_score=actions[0].get("best") if actions else None,
         abstained=bool(state.get("abstained")),
+        logprob=best.get("logprob"),
         retrieval_calls=int(state.get("retrievals") or 0) + webs,
         web_searches=webs,
     )

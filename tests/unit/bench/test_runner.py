@@ -118,6 +118,7 @@ def test_read_outcome_reads_the_state_and_the_first_crag_action():
         "crag_action": "Correct",
         "retrievals": 2,
         "abstained": False,
+        "candidates": [{"text": "Oslo", "logprob": -0.2}, {"text": "Bergen", "logprob": -0.1}],
     }
     events = [
         {"type": "crag_action", "action": "Ambiguous"},
@@ -127,6 +128,8 @@ def test_read_outcome_reads_the_state_and_the_first_crag_action():
     outcome = read_outcome(state, events)
     assert (outcome.prediction, outcome.route, outcome.crag_action) == ("Oslo", "B", "Ambiguous")
     assert (outcome.retrieval_calls, outcome.web_searches) == (3, 1)
+    assert outcome.logprob == -0.2  # the chosen (first) candidate's confidence
+    assert read_outcome({"answer": "x"}, []).logprob is None
     assert read_outcome(state, []).crag_action == "Correct"  # no events: the state's action
 
 
