@@ -114,12 +114,15 @@ def label_question(
     (a row then records only the routes it ran) unless `every_route` asks for all three.
     """
     predictions: dict[Route, str] = {}
+    logprobs: dict[Route, float | None] = {}
     correct: dict[Route, bool] = {}
     seconds: dict[Route, float] = {}
     for strategy in ORACLE_LADDER:
         route, started = route_of(strategy), time.perf_counter()
-        predictions[route] = runner.run(question.question, strategy, home=home).prediction
+        outcome = runner.run(question.question, strategy, home=home)
         seconds[route] = round(time.perf_counter() - started, 3)
+        predictions[route] = outcome.prediction
+        logprobs[route] = getattr(outcome, "logprob", None)  # the reader's confidence, if known
         correct[route] = answer_in(predictions[route], question.answers)
         if correct[route] and not every_route:
             break
@@ -132,6 +135,7 @@ def label_question(
         "answers": list(question.answers),
         "reader": reader,
         "predictions": predictions,
+        "logprobs": logprobs,
         "correct": correct,
         "label": label,
         "source": source,

@@ -24,6 +24,7 @@ def question(qid: str, *, dataset: str = "nq", hop: str = "single", answer: str 
 @dataclass
 class Answer:
     prediction: str
+    logprob: float | None = None
 
 
 class FakeRunner:
@@ -40,7 +41,7 @@ class FakeRunner:
         if question in self.fail_on:
             raise RuntimeError("graph broke")
         good = strategy in self.right.get(question, set())
-        return Answer("It is Paris." if good else "I do not know")
+        return Answer("It is Paris." if good else "I do not know", -0.1 if good else -2.0)
 
 
 def fake_ingest(jsonl: Path, home: Path, collection: str) -> None:
@@ -63,6 +64,7 @@ def test_a_label_row_records_each_route_the_label_and_the_reader(tmp_path) -> No
     assert row["correct"] == {"A": False, "B": True, "C": True}
     assert (row["label"], row["source"], row["reader"]) == ("B", "silver", "local")
     assert row["predictions"]["B"] == "It is Paris."
+    assert row["logprobs"] == {"A": -2.0, "B": -0.1, "C": -0.1}
     assert set(row["seconds"]) == {"A", "B", "C"}
 
 
