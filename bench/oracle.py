@@ -10,13 +10,13 @@ of what a perfect router could reach with these strategies. Nothing is run again
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 from bench.records import Record
 from bench.strategies import ORACLE, ORACLE_LADDER, STRATEGIES
 from models.judges import Route
 
-__all__ = ["ROUTES", "oracle_choice", "oracle_records", "oracle_route", "route_of"]
+__all__ = ["ROUTES", "label_rows", "oracle_choice", "oracle_records", "oracle_route", "route_of"]
 
 ROUTES: tuple[Route, ...] = tuple(cast(Route, STRATEGIES[name]["route"]) for name in ORACLE_LADDER)
 """Routes A, B and C, simplest first (the routes `ORACLE_LADDER`'s strategies force)."""
@@ -67,3 +67,29 @@ def oracle_records(records: Iterable[Record]) -> list[Record]:
         if pick is not None:
             chosen.append(replace(pick, strategy=ORACLE, oracle_of=pick.strategy))
     return chosen
+
+
+def label_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return silver-label rows (`models.training.labels`) read from benchmark records.
+
+    One row per question: `correct` for each route whose ladder strategy ran without error on
+    the full index (no gold dropped), and the `reader` that answered. So a benchmark run of
+    `no-retrieval,single,ircot` labels its questions the way `acrag train labels` does.
+    """
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        strategy = record.get("strategy")
+        if strategy not in ORACLE_LADDER or record.get("drop_gold") or record.get("error"):
+            continue
+        row = rows.setdefault(
+            (record["dataset"], record["id"]),
+            {
+                "id": record["id"],
+                "dataset": record["dataset"],
+                "question": record.get("question"),
+                "reader": record.get("model") or None,
+                "correct": {},
+            },
+        )
+        row["correct"][route_of(strategy)] = float(record.get("acc") or 0.0) > 0
+    return list(rows.values())

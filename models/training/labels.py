@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.oracle import ROUTES, oracle_route
+from bench.oracle import ROUTES, label_rows, oracle_route
 from models.errors import UserError
 from models.judges import Route
 
@@ -54,6 +54,9 @@ def readers_in(rows: Iterable[Mapping[str, Any]]) -> set[str | None]:
 def read_label_file(path: Path, *, reader: str | None = None) -> dict[str, dict[str, Any]]:
     """Read a silver-label JSONL file keyed by question id, optionally one reader's rows only.
 
+    A benchmark `records.jsonl` serves too: its `no-retrieval`, `single` and `ircot` records
+    become label rows (`bench.oracle.label_rows`).
+
     Raises:
         UserError: The file mixes readers and none was chosen.
     """
@@ -61,6 +64,8 @@ def read_label_file(path: Path, *, reader: str | None = None) -> dict[str, dict[
         return {}
     with path.open(encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
+    if any("strategy" in row for row in rows):
+        rows = label_rows(rows)
     if reader is not None:
         rows = [row for row in rows if row.get("reader") == reader]
     elif len(readers := readers_in(rows)) > 1:

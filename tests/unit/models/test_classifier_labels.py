@@ -56,3 +56,26 @@ def test_labels_of_different_readers_are_never_mixed_silently(tmp_path: Path) ->
         read_label_file(path)
     assert list(read_label_file(path, reader="local")) == ["a"]
     assert list(read_label_file(path, reader="qwen2.5-coder-0.5b")) == ["b"]
+
+
+def test_benchmark_records_serve_as_a_label_file(tmp_path) -> None:
+    def record(qid: str, strategy: str, acc: float, **extra) -> dict:
+        base = {"dataset": "nq", "id": qid, "question": f"{qid}?", "model": "qwen", "acc": acc}
+        return base | {"strategy": strategy, "drop_gold": 0.0, "error": None} | extra
+
+    records = [
+        record("q1", "no-retrieval", 0.0),
+        record("q1", "single", 1.0),
+        record("q1", "ircot", 1.0),
+        record("q1", "crag", 0.0),  # not on the ladder
+        record("q2", "no-retrieval", 1.0, drop_gold=0.5),  # a degraded index does not label
+        record("q2", "single", 0.0),
+        record("q2", "ircot", 1.0, error="boom"),
+    ]
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    rows = read_label_file(path)
+    assert rows["q1"]["correct"] == {"A": False, "B": True, "C": True}
+    assert rows["q2"]["correct"] == {"B": False} and rows["q1"]["reader"] == "qwen"
+    hops = [{"id": "q1", "hop": "single"}, {"id": "q2", "hop": "multi"}]
+    assert route_labels(hops, rows) == [("B", "silver"), ("C", "bias")]
