@@ -12,11 +12,14 @@ reader saw is rebuilt without any LLM (`bench.replay`):
 - `own`: the question's own passages in its QA file (gold plus distractors).
 
 Each judge's support score (trained: its raw score; heuristic and LLM: P(full) + P(partial)/2,
-reflect's IsSup) is set against the record's Acc: the ROC AUC of right (acc = 1) versus wrong
-answers with a bootstrap 95% interval, and the share of right answers each judge calls `none`
-(what abstention on `none` would throw away) and of wrong ones (what it would catch).
+reflect's IsSup; `confidence`, when every record carries the reader's answer log-probability:
+its mean token probability) is set against the record's Acc: the ROC AUC of right (acc = 1)
+versus wrong answers with a bootstrap 95% interval, and the share of right answers each judge
+calls `none` (what abstention on `none` would throw away) and of wrong ones (what it would
+catch).
 """
 
+import math
 import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -34,6 +37,8 @@ __all__ = ["EvidenceMode", "answered_records", "evaluate_reader_answers", "separ
 
 EvidenceMode = Literal["retrieved", "own"]
 Scorer = Callable[[Record, Sequence[str]], tuple[float, SupportLevel]]
+CONFIDENT = 0.5
+"""Mean token probability at or above which the `confidence` judge calls an answer supported."""
 
 
 def answered_records(path: Path, strategies: Sequence[str]) -> list[Record]:
@@ -99,6 +104,12 @@ def _checker(judge: SupportChecker) -> Scorer:
     return score
 
 
+def _confidence(record: Record) -> tuple[float, SupportLevel]:
+    """The reader's own confidence: its answer tokens' mean probability (none under one half)."""
+    probability = math.exp(record.logprob or 0.0)
+    return probability, "full" if probability >= CONFIDENT else "none"
+
+
 def _judges(artifact: Path | None, llm: str | None) -> dict[str, Scorer]:
     from models.judges_heuristic import HeuristicSupportChecker
     from models.support import load_support_judge, support_level
@@ -151,6 +162,8 @@ def evaluate_reader_answers(
         for name, judge in judges.items():
             verdicts[name] += [judge(r, e) for r, e in zip(found, seen, strict=True)]
         records += found
+    if records and all(r.logprob is not None for r in records):
+        verdicts["confidence"] = [_confidence(r) for r in records]
     report: dict[str, Any] = {
         "files": [str(p) for p in paths],
         "evidence": evidence,

@@ -91,6 +91,23 @@ def test_answered_single_records_are_judged_against_their_own_passages(records, 
     }
     assert set(report) >= {"heuristic", "by_model"} and "llm" not in report
     assert report["by_model"]["reader"]["trained"]["auc"] == 1.0
+    assert "confidence" not in report  # the records carry no answer log-probabilities
+
+
+def test_the_readers_own_confidence_is_judged_when_records_carry_it(tmp_path):
+    qa = _qa(tmp_path / "capitals.dev.jsonl")
+    rows = [
+        _record("France", "Paris", logprob=-0.1),
+        _record("Italy", "Rome", logprob=-1.5),  # right but unsure
+        _record("Spain", "Barcelona", logprob=-0.9),
+        _record("Peru", "Cusco", logprob=-2.0),
+    ]
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps(asdict(r)) + "\n" for r in rows))
+    report = evaluate_reader_answers([path], data=[qa], evidence="own", index_root=tmp_path)
+    confidence = report["confidence"]
+    assert confidence["auc"] == 0.75  # 3 of the 4 right-wrong pairs ordered right
+    assert (confidence["false_abstention"], confidence["caught"]) == (0.5, 1.0)
 
 
 def test_retrieved_evidence_uses_the_runs_files_and_retrieval_settings(
