@@ -1,7 +1,8 @@
 """The benchmark loop: corpus, index, every (question, strategy, drop share), results, reports.
 
-The loop goes question by question, running every strategy on a question before the next, so
-a partial run already supports the oracle and the comparison. Each result is appended to
+The loop goes question by question, running every strategy on a question before the next and
+taking the datasets in turn, so a partial run already supports the oracle and the comparison
+on every dataset. Each result is appended to
 `records.jsonl` at once; a rerun skips what is done and retries what failed.
 
 Time is measured fairly: by default every LLM call starts cold (llama.cpp does not reuse the
@@ -38,6 +39,7 @@ __all__ = [
     "collect",
     "run_eval",
     "run_order",
+    "round_robin",
     "run_signature",
     "runner_settings",
     "strategies_in",
@@ -92,6 +94,19 @@ def run_signature(config: EvalConfig, home: Path) -> str:
     settings = {k: v for k, v in config.settings.items() if k not in TIMING_SETTINGS}
     payload = json.dumps([config.model, settings, home.name], sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+def round_robin(questions: Sequence[Question]) -> list[Question]:
+    """Return the questions taking one of each dataset in turn (datasets in first-seen order).
+
+    A run stopped part-way then holds about as many questions of every dataset, so its
+    comparisons already span them all.
+    """
+    groups: dict[str, list[Question]] = {}
+    for question in questions:
+        groups.setdefault(question.dataset, []).append(question)
+    longest = max((len(g) for g in groups.values()), default=0)
+    return [g[i] for i in range(longest) for g in groups.values() if i < len(g)]
 
 
 def run_order(question: Question, strategies: Sequence[str]) -> list[str]:
@@ -189,7 +204,7 @@ def run_eval(
     todo = [
         (share, q, s)
         for share in config.drop_gold
-        for q in questions
+        for q in round_robin(questions)
         for s in (run_order(q, runnable) if config.interleave else runnable)
         if (q.dataset, q.id, s, round(share, 4), signatures[share]) not in done
     ]

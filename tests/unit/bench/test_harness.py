@@ -3,7 +3,14 @@ from dataclasses import replace
 import pytest
 
 from bench.data import Question
-from bench.harness import RECORDS_FILE, run_eval, run_order, run_signature, runner_settings
+from bench.harness import (
+    RECORDS_FILE,
+    round_robin,
+    run_eval,
+    run_order,
+    run_signature,
+    runner_settings,
+)
 from bench.records import read_records
 
 from .conftest import FakeRunner, fake_ingest
@@ -151,3 +158,13 @@ def test_each_question_runs_every_strategy_in_its_own_order(config):
     fixed = FakeRunner()
     run_eval(config, fixed, ingest=fake_ingest)
     assert [s for _, s in fixed.calls] == runnable * 3
+
+
+def test_questions_take_the_datasets_in_turn():
+    def q(dataset: str, qid: str) -> Question:
+        return Question(id=qid, dataset=dataset, hop="single", question="q", answers=("a",))
+
+    questions = [q("nq", "n1"), q("nq", "n2"), q("nq", "n3"), q("hotpotqa", "h1"), q("x", "x1")]
+    ordered = [item.id for item in round_robin(questions)]
+    assert ordered == ["n1", "h1", "x1", "n2", "n3"]
+    assert round_robin([]) == []
