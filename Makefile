@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.acrag-installed
 QUESTION ?= Who cracked the Enigma code in World War 2?
 
-.PHONY: setup run test lint system-deps
+.PHONY: setup run test lint system-deps bench
 
 setup: $(STAMP)
 
@@ -41,3 +41,16 @@ system-deps:
 
 test: lint system-deps
 	$(BIN)/pytest
+
+# The benchmark of record: 40 questions of each dev set, the whole documents set, and the
+# drop-gold curve. Hours of CPU; every command resumes where it stopped (records.jsonl).
+DEV_SETS := nq squad popqa hotpotqa musique 2wikimultihopqa
+BENCH_STRATEGIES := no-retrieval,single,ircot,crag,self-crag,adaptive,acrag,tutorial-crag,tutorial-self-rag,adaptive-oracle
+
+bench: $(STAMP)
+	$(BIN)/acrag eval --data $(foreach d,$(DEV_SETS),../shared/data/qa/$(d).dev.jsonl) --limit 40 \
+		--strategies $(BENCH_STRATEGIES) --out docs/bench/full-dev
+	$(BIN)/acrag eval --data bench/datasets/usrdoc/questions.jsonl \
+		--strategies $(BENCH_STRATEGIES) --out docs/bench/full-usrdoc
+	$(BIN)/acrag eval --data $(foreach d,nq popqa hotpotqa,../shared/data/qa/$(d).dev.jsonl) --limit 40 \
+		--strategies single,crag --drop-gold 0,0.25,0.5,0.75 --out docs/bench/full-robust
