@@ -20,6 +20,7 @@ __all__ = [
     "hop_mix",
     "markdown_report",
     "route_scores",
+    "routing_outcome",
 ]
 
 HopKind = Literal["single", "multi-hop", "unanswerable"]
@@ -48,6 +49,43 @@ def route_scores(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, dic
             "predicted": chosen,
         }
     return scores
+
+
+def routing_outcome(
+    ids: Sequence[str], predicted: Sequence[str], silver: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any] | None:
+    """Return what the predicted routes would have answered, against single-step and the oracle.
+
+    Uses the questions whose label row ran all three routes (`acrag train labels
+    --every-route`): Acc of always B, of the predicted route, of the oracle (any route right),
+    the share of the single-to-oracle gap the routing closes, and mean seconds of each choice.
+    None when no question qualifies.
+    """
+    rows = [
+        (silver[i], route)
+        for i, route in zip(ids, predicted, strict=True)
+        if i in silver and set(ROUTES) <= set(silver[i].get("correct") or {})
+    ]
+    if not rows:
+        return None
+
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values)
+
+    single = mean([float(row["correct"]["B"]) for row, _ in rows])
+    routed = mean([float(row["correct"][route]) for row, route in rows])
+    oracle = mean([float(any(row["correct"].values())) for row, _ in rows])
+    seconds = [(row.get("seconds") or {}, route) for row, route in rows]
+    return {
+        "questions": len(rows),
+        "acc": {"single": single, "routed": routed, "oracle": oracle},
+        "gap_closed": (routed - single) / (oracle - single) if oracle > single else None,
+        "seconds": {
+            "single": mean([s.get("B", 0.0) for s, _ in seconds]),
+            "routed": mean([s.get(route, 0.0) for s, route in seconds]),
+            "ircot": mean([s.get("C", 0.0) for s, _ in seconds]),
+        },
+    }
 
 
 def dataset_report(
@@ -195,9 +233,24 @@ def _headline(report: Mapping[str, Any]) -> str:
     )
 
 
+def _outcome_line(outcome: Mapping[str, Any] | None) -> list[str]:
+    if not outcome:
+        return []
+    acc, seconds, gap = outcome["acc"], outcome["seconds"], outcome["gap_closed"]
+    closed = f"{_pct(gap)} of the gap" if gap is not None else "no gap to close"
+    return [
+        f"Routing outcome on the {outcome['questions']} questions whose three routes all ran: "
+        f"Acc single {_pct(acc['single'])}, routed {_pct(acc['routed'])}, oracle "
+        f"{_pct(acc['oracle'])} ({closed}); seconds per question single "
+        f"{seconds['single']:.1f}, routed {seconds['routed']:.1f}, IRCoT {seconds['ircot']:.1f}.",
+        "",
+    ]
+
+
 def markdown_report(report: Mapping[str, Any]) -> str:
     """Render `evaluate_classifier`'s report as markdown tables."""
-    lines = [_headline(report), "", *_routes_table(report), ""]
+    lines = [_headline(report), "", *_outcome_line(report.get("outcome")), *_routes_table(report)]
+    lines.append("")
     lines += [*_datasets_table(report["datasets"]), "", *_chat_lines(report["route_a"])]
     if hop_lines := _hop_table(report["hop_kinds"]):
         lines += ["", "Predicted route mix by hop kind (datasets with several kinds):", ""]

@@ -6,7 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from models.training.calibrate import pair_metrics
-from models.training.classifier_report import chat_report, dataset_report, hop_mix, route_scores
+from models.training.classifier_report import (
+    chat_report,
+    dataset_report,
+    hop_mix,
+    route_scores,
+    routing_outcome,
+)
 from models.training.data import build_pairs
 from models.training.labels import ROUTES, read_label_file, route_labels
 from models.training.metrics import accuracy, confusion_matrix
@@ -78,6 +84,7 @@ def evaluate_classifier(
         "confusion": confusion_matrix(gold, predicted, ROUTES),
         "silver": _silver_report(labels, predicted),
         "datasets": dataset_report(records, labels, predicted),
+        "outcome": routing_outcome([r["id"] for r in records], predicted, silver),
         "hop_kinds": hop_mix(records, predicted),
         "route_a": chat_report(chat, chat_routes),
     }

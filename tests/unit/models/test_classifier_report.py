@@ -17,6 +17,7 @@ from models.training.classifier_report import (
     hop_mix,
     markdown_report,
     route_scores,
+    routing_outcome,
 )
 from models.training.evaluate import evaluate_classifier
 from models.training.route_a import ChatExample
@@ -42,6 +43,25 @@ def test_route_scores_give_precision_recall_and_none_where_undefined() -> None:
     assert scores["A"] == {"precision": None, "recall": 0.0, "support": 1, "predicted": 0}
     assert scores["B"] == {"precision": 0.5, "recall": 0.5, "support": 2, "predicted": 2}
     assert scores["C"] == {"precision": 0.5, "recall": 1.0, "support": 1, "predicted": 2}
+
+
+def test_routing_outcome_scores_the_chosen_routes_against_single_and_the_oracle() -> None:
+    def row(a: bool, b: bool, c: bool) -> dict[str, Any]:
+        return {"correct": {"A": a, "B": b, "C": c}, "seconds": {"A": 1.0, "B": 2.0, "C": 10.0}}
+
+    silver = {
+        "q1": row(False, True, True),  # routed C: still right
+        "q2": row(False, False, True),  # routed C: gained
+        "q3": row(True, False, False),  # routed B: missed what A knew
+        "q4": row(False, False, False),  # nobody right
+        "q5": {"correct": {"A": True}},  # the ladder stopped early: not scored
+    }
+    found = routing_outcome(["q1", "q2", "q3", "q4", "q5", "q6"], list("CCBBAA"), silver)
+    assert found is not None and found["questions"] == 4
+    assert found["acc"] == {"single": 0.25, "routed": 0.5, "oracle": 0.75}
+    assert found["gap_closed"] == pytest.approx(0.5)
+    assert found["seconds"] == {"single": 2.0, "routed": 6.0, "ircot": 10.0}
+    assert routing_outcome(["q5"], ["A"], silver) is None
 
 
 def test_per_dataset_accuracy_and_mix() -> None:
@@ -155,6 +175,7 @@ def test_the_markdown_report_shows_the_tables(files) -> None:
     assert "| greeting | 1 | 0 | 0 | 1 | 0 | 0 |" in text
     assert "| usrdoc | unanswerable | 1 | 0 | 1 | 0 |" in text
     assert "| nq | single |" not in text  # one hop kind: the dataset row says it all
+    assert "Acc single 0.0%, routed 100.0%, oracle 100.0% (100.0% of the gap)" in text
 
 
 def test_judges_eval_prints_the_classifier_as_tables(files, capsys) -> None:
