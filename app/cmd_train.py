@@ -108,6 +108,12 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
         type=int,
         help="copies of its train split (default: the balanced class weight; 0 for none)",
     )
+    classifier.add_argument(
+        "--silver-repeat",
+        type=int,
+        default=1,
+        help="copies of each silver-labelled question (default 1; more weighs outcomes up)",
+    )
     classifier.set_defaults(handler=run_classifier)
 
 
@@ -204,12 +210,15 @@ def run_classifier(args: argparse.Namespace) -> int:
 
     if args.route_a_repeat is not None and args.route_a_repeat < 0:
         raise UserError("--route-a-repeat must be 0 or more")
+    if args.silver_repeat < 1:
+        raise UserError("--silver-repeat must be 1 or more")
     config = ClassifierConfig(
         steps=args.steps,
         seed=args.seed,
         limit=args.limit,
         time_budget=args.time_budget or None,
         route_a_repeat=args.route_a_repeat,
+        silver_repeat=args.silver_repeat,
     )
     labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
     out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=home_of(args))

@@ -65,6 +65,8 @@ class ClassifierConfig:
     time_budget: float | None = 900.0
     route_a_repeat: int | None = None
     """Copies of the route-A train split: None for `balanced_repeat`, 0 to leave it out."""
+    silver_repeat: int = 1
+    """Copies of each silver-labelled question, to weigh outcomes above dataset-bias labels."""
 
 
 def label_counts(labels: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
@@ -91,6 +93,7 @@ def training_set(
     *,
     route_a_file: Path | None,
     repeat: int | None,
+    silver_repeat: int = 1,
 ) -> TrainingSet:
     """Label the dataset questions and add the route-A train split `repeat` times.
 
@@ -99,9 +102,13 @@ def training_set(
         silver: Silver-label rows keyed by question id.
         route_a_file: The hand-written route-A JSONL; None (or `repeat` 0) leaves it out.
         repeat: Copies of the route-A train split; None chooses `balanced_repeat`.
+        silver_repeat: Copies of each silver-labelled question (1: once, like the others).
     """
     labels: list[tuple[str, str]] = list(route_labels(records, silver))
     texts = [r["question"] for r in records]
+    extra = [i for i, (_, source) in enumerate(labels) if source == "silver"] * (silver_repeat - 1)
+    texts += [texts[i] for i in extra]
+    labels += [labels[i] for i in extra]
     if route_a_file is None or repeat == 0:
         return TrainingSet(texts, labels, {"file": None, "repeat": 0})
     chat = read_route_a(route_a_file, split="train")
@@ -141,7 +148,13 @@ def train_classifier(
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
     silver = read_label_file(labels_file, reader=reader)
-    data = training_set(records, silver, route_a_file=route_a_file, repeat=config.route_a_repeat)
+    data = training_set(
+        records,
+        silver,
+        route_a_file=route_a_file,
+        repeat=config.route_a_repeat,
+        silver_repeat=config.silver_repeat,
+    )
     counts = label_counts(data.labels)
     logger.info("classifier labels: %s", counts)
     targets = [ROUTES.index(route) for route, _ in data.labels]

@@ -62,6 +62,15 @@ def test_the_default_repeat_is_balanced_and_zero_leaves_route_a_out(tmp_path) ->
         assert "route_a" not in label_counts(off.labels)
 
 
+def test_silver_labelled_questions_can_weigh_more_than_bias_labelled_ones() -> None:
+    silver = {"s1": {"correct": {"A": True}}, "m0": {"correct": {"A": False, "B": True}}}
+    data = training_set(RECORDS, silver, route_a_file=None, repeat=None, silver_repeat=3)
+    assert Counter(data.texts)["Who wrote book 1?"] == 3
+    assert Counter(data.texts)["Which is older, 0?"] == 3
+    assert Counter(data.texts)["Who wrote book 2?"] == 1
+    assert label_counts(data.labels) == {"silver": {"A": 3, "B": 3}, "bias": {"B": 5, "C": 2}}
+
+
 @pytest.fixture
 def fake_embeddings(monkeypatch) -> list[int]:
     """Embed texts as seeded random vectors; record the targets the head is fitted on."""
