@@ -114,6 +114,13 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
         default=1,
         help="copies of each silver-labelled question (default 1; more weighs outcomes up)",
     )
+    classifier.add_argument(
+        "--multi-hop-bias",
+        choices=("B", "C"),
+        default="C",
+        help="label of multi-hop questions no route answered (default C, the paper's; B when "
+        "IRCoT is no more accurate than single-step for the reader)",
+    )
     classifier.set_defaults(handler=run_classifier)
 
 
@@ -219,6 +226,7 @@ def run_classifier(args: argparse.Namespace) -> int:
         time_budget=args.time_budget or None,
         route_a_repeat=args.route_a_repeat,
         silver_repeat=args.silver_repeat,
+        multi_hop_bias=args.multi_hop_bias,
     )
     labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
     out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=home_of(args))

@@ -33,17 +33,24 @@ __all__ = [
 LabelSource = Literal["silver", "bias"]
 
 
-def bias_label(hop: str) -> Route:
-    """Return the dataset-bias label: B for single-hop questions, C for multi-hop ones."""
+def bias_label(hop: str, *, multi_hop: Route = "C") -> Route:
+    """Return the dataset-bias label: B for single-hop questions, `multi_hop` (C) for others.
+
+    The paper's multi-hop bias is C (IRCoT); a reader for which IRCoT is no more accurate
+    than single-step on multi-hop questions is better served by B, at half the time.
+    """
     if hop not in ("single", "multi"):
         raise ValueError(f"hop must be 'single' or 'multi', not {hop!r}")
-    return "B" if hop == "single" else "C"
+    return "B" if hop == "single" else multi_hop
 
 
-def question_label(correct: Mapping[Route, bool], hop: str) -> tuple[Route, LabelSource]:
+def question_label(
+    correct: Mapping[Route, bool], hop: str, *, multi_hop_bias: Route = "C"
+) -> tuple[Route, LabelSource]:
     """Return a question's label and where it comes from, given each route's correctness."""
     source: LabelSource = "silver" if any(correct.get(r, False) for r in ROUTES) else "bias"
-    return oracle_route(correct, otherwise=bias_label(hop)), source
+    otherwise = bias_label(hop, multi_hop=multi_hop_bias)
+    return oracle_route(correct, otherwise=otherwise), source
 
 
 def readers_in(rows: Iterable[Mapping[str, Any]]) -> set[str | None]:
@@ -75,16 +82,21 @@ def read_label_file(path: Path, *, reader: str | None = None) -> dict[str, dict[
 
 
 def route_labels(
-    records: Iterable[Mapping[str, Any]], silver: Mapping[str, Mapping[str, Any]]
+    records: Iterable[Mapping[str, Any]],
+    silver: Mapping[str, Mapping[str, Any]],
+    *,
+    multi_hop_bias: Route = "C",
 ) -> list[tuple[Route, LabelSource]]:
     """Label each record: silver from the label row's `correct` map if any is, else bias.
 
     Args:
         records: Questions in the shared schema (`id`, `hop` are used).
         silver: Label rows keyed by question id; each has `correct: {route: bool}`.
+        multi_hop_bias: The bias label of multi-hop questions (`bias_label`).
     """
     labels: list[tuple[Route, LabelSource]] = []
     for record in records:
         row = silver.get(record["id"])
-        labels.append(question_label(row["correct"] if row else {}, record["hop"]))
+        correct = row["correct"] if row else {}
+        labels.append(question_label(correct, record["hop"], multi_hop_bias=multi_hop_bias))
     return labels

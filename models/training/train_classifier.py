@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import torch
 
+from models.judges import Route
 from models.training.artifact import (
     WEIGHTS,
     build_model,
@@ -67,6 +68,8 @@ class ClassifierConfig:
     """Copies of the route-A train split: None for `balanced_repeat`, 0 to leave it out."""
     silver_repeat: int = 1
     """Copies of each silver-labelled question, to weigh outcomes above dataset-bias labels."""
+    multi_hop_bias: Route = "C"
+    """The label of multi-hop questions no route answered (`labels.bias_label`)."""
 
 
 def label_counts(labels: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
@@ -94,6 +97,7 @@ def training_set(
     route_a_file: Path | None,
     repeat: int | None,
     silver_repeat: int = 1,
+    multi_hop_bias: Route = "C",
 ) -> TrainingSet:
     """Label the dataset questions and add the route-A train split `repeat` times.
 
@@ -103,8 +107,11 @@ def training_set(
         route_a_file: The hand-written route-A JSONL; None (or `repeat` 0) leaves it out.
         repeat: Copies of the route-A train split; None chooses `balanced_repeat`.
         silver_repeat: Copies of each silver-labelled question (1: once, like the others).
+        multi_hop_bias: The label of multi-hop questions no route answered.
     """
-    labels: list[tuple[str, str]] = list(route_labels(records, silver))
+    labels: list[tuple[str, str]] = list(
+        route_labels(records, silver, multi_hop_bias=multi_hop_bias)
+    )
     texts = [r["question"] for r in records]
     extra = [i for i, (_, source) in enumerate(labels) if source == "silver"] * (silver_repeat - 1)
     texts += [texts[i] for i in extra]
@@ -154,6 +161,7 @@ def train_classifier(
         route_a_file=route_a_file,
         repeat=config.route_a_repeat,
         silver_repeat=config.silver_repeat,
+        multi_hop_bias=config.multi_hop_bias,
     )
     counts = label_counts(data.labels)
     logger.info("classifier labels: %s", counts)

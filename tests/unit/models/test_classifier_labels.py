@@ -79,3 +79,11 @@ def test_benchmark_records_serve_as_a_label_file(tmp_path) -> None:
     assert rows["q2"]["correct"] == {"B": False} and rows["q1"]["reader"] == "qwen"
     hops = [{"id": "q1", "hop": "single"}, {"id": "q2", "hop": "multi"}]
     assert route_labels(hops, rows) == [("B", "silver"), ("C", "bias")]
+
+
+def test_the_multi_hop_bias_label_can_be_single_step() -> None:
+    records = [{"id": "m1", "hop": "multi"}, {"id": "s1", "hop": "single"}]
+    assert route_labels(records, {}) == [("C", "bias"), ("B", "bias")]
+    assert route_labels(records, {}, multi_hop_bias="B") == [("B", "bias"), ("B", "bias")]
+    silver = {"m1": {"correct": {"A": False, "B": False, "C": True}}}
+    assert route_labels(records, silver, multi_hop_bias="B")[0] == ("C", "silver")
