@@ -34,7 +34,11 @@ def add_labels_parser(kinds: "argparse._SubParsersAction[argparse.ArgumentParser
     )
     labels.add_argument("--model", help="reader spec (default: the graph's generator_model)")
     labels.add_argument(
-        "--index-passages", type=int, default=20, help="passages per question index (default 20)"
+        "--index-passages",
+        type=int,
+        default=0,
+        help="0 (default): one index per dataset, as hard as the benchmark's; N: a small index "
+        "per question, its passages and distractors up to N",
     )
     labels.add_argument("--no-cache", action="store_true", help="do not cache LLM responses")
     labels.add_argument(

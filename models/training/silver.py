@@ -38,6 +38,7 @@ __all__ = [
     "Answered",
     "LabelConfig",
     "StrategyRunner",
+    "dataset_corpus",
     "label_question",
     "labelled_ids",
     "question_corpus",
@@ -74,7 +75,8 @@ class LabelConfig:
     index_root: Path
     """Where the per-question index homes are cached."""
     index_passages: int = 20
-    """Add other questions' passages of the same dataset until an index holds this many."""
+    """Add other questions' passages of the same dataset until an index holds this many; 0
+    indexes every question's passages of the dataset once (the benchmark's kind of index)."""
     seed: int = 5
     """Seed of the distractor choice."""
     every_route: bool = False
@@ -98,6 +100,17 @@ def question_corpus(
             break
         chosen = dedupe([*chosen, *(BenchPassage(p.title, p.text) for p in other.passages)])
     return Corpus(local=tuple(chosen), web=())
+
+
+def dataset_corpus(question: Question, pool: Sequence[Question]) -> Corpus:
+    """Return one index for the question's whole dataset: every pool question's passages.
+
+    As the benchmark indexes its files, so retrieval is as hard as at evaluation; the index
+    is built once per dataset and cached (`bench.corpus.prepare_home`).
+    """
+    mine = [q for q in pool if q.dataset == question.dataset] or [question]
+    passages = [BenchPassage(p.title, p.text) for q in mine for p in q.passages]
+    return Corpus(local=tuple(dedupe(passages)), web=())
 
 
 def label_question(
@@ -154,11 +167,12 @@ def select_subset(questions: Sequence[Question], per_dataset: int, *, seed: int)
     return chosen
 
 
-def labelled_ids(path: Path, *, reader: str) -> set[str]:
-    """Return the ids already labelled in `path` by `reader`.
+def labelled_ids(path: Path, *, reader: str, index: str | None = None) -> set[str]:
+    """Return the ids already labelled in `path` by `reader` (with `index`-kind indexes).
 
     Raises:
-        UserError: The file holds labels made by another reader (or by the old runner).
+        UserError: The file holds labels made by another reader (or by the old runner), or
+            with another kind of index (rows without the field were made per question).
     """
     if not path.is_file():
         return set()
@@ -168,6 +182,12 @@ def labelled_ids(path: Path, *, reader: str) -> set[str]:
     if others:
         names = ", ".join(sorted(str(r) for r in others))
         raise UserError(f"{path} holds labels of other readers ({names}); pass another --out")
+    kinds = {row.get("index", "question") for row in rows}
+    if index is not None and kinds - {index}:
+        raise UserError(
+            f"{path} holds labels made with a per-{'/'.join(sorted(kinds))} index, not a "
+            f"per-{index} one; pass another --out"
+        )
     return {row["id"] for row in rows}
 
 
@@ -198,7 +218,9 @@ def run_to_file(
         limit: Label at most this many new questions in this call.
         ingest: Index builder (tests pass a fake); the stores' ingestion by default.
     """
-    done = labelled_ids(path, reader=config.reader)
+    done = labelled_ids(
+        path, reader=config.reader, index="question" if config.index_passages else "dataset"
+    )
     todo = [q for q in questions if q.id not in done][:limit]
     logger.info("%d questions to label into %s, %d already there", len(todo), path, len(done))
     if not todo:
@@ -208,8 +230,12 @@ def run_to_file(
     written = 0
     with path.open("a", encoding="utf-8") as handle:
         for question in tqdm(todo, desc="silver labels", unit="question"):
-            corpus = question_corpus(
-                question, pool or questions, passages=config.index_passages, seed=config.seed
+            corpus = (
+                question_corpus(
+                    question, pool or questions, passages=config.index_passages, seed=config.seed
+                )
+                if config.index_passages
+                else dataset_corpus(question, pool or questions)
             )
             home = prepare_home(corpus, config.index_root, ingest=ingest or _quiet_ingest)
             try:
@@ -223,6 +249,7 @@ def run_to_file(
             except Exception as error:  # noqa: BLE001 - one bad question must not stop a long run
                 logger.warning("%s not labelled (retried on the next run): %s", question.id, error)
                 continue
+            row["index"] = "question" if config.index_passages else "dataset"
             row["index_passages"] = len(corpus.local)
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             handle.flush()

@@ -8,6 +8,7 @@ from bench.data import BenchPassage, Question
 from models.errors import UserError
 from models.training.silver import (
     LabelConfig,
+    dataset_corpus,
     label_question,
     labelled_ids,
     question_corpus,
@@ -145,6 +146,30 @@ def test_a_file_never_mixes_readers(tmp_path) -> None:
     with pytest.raises(UserError, match="other readers"):
         labelled_ids(other, reader="ollama:qwen")
     assert labelled_ids(other, reader="fake") == {"q0"}
+
+
+def test_a_dataset_index_holds_every_passage_of_the_dataset_once(tmp_path) -> None:
+    pool = [question(f"q{i}") for i in range(3)] + [question("h1", dataset="hotpotqa")]
+    pool.append(question("q0"))  # the same passages again
+    corpus = dataset_corpus(pool[0], pool)
+    assert sorted(p.title for p in corpus.local) == ["Tq0", "Tq1", "Tq2"] and corpus.web == ()
+    built: list[str] = []
+
+    def ingest(jsonl: Path, home: Path, collection: str) -> None:
+        built.append(jsonl.read_text())
+
+    out = tmp_path / "labels.jsonl"
+    shared = LabelConfig("fake", tmp_path / "indexes", index_passages=0)
+    runner = FakeRunner({})
+    assert run_to_file(pool[:4], runner, out, config=shared, pool=pool, ingest=ingest) == 4
+    assert len(built) == 2  # one index per dataset, built once
+    assert len({home for _, _, home in runner.calls}) == 2
+    assert {(r["index"], r["index_passages"]) for r in rows(out)} == {
+        ("dataset", 3),
+        ("dataset", 1),
+    }
+    with pytest.raises(UserError, match="per-dataset index, not a per-question one"):
+        run_to_file(pool, runner, out, config=config(tmp_path), ingest=ingest)
 
 
 def test_subset_is_seeded_and_balanced_per_dataset() -> None:
