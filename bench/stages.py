@@ -109,8 +109,7 @@ class StageTimer(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         """Remember where a chat-model call was made."""
-        with self._lock:
-            self._parents[run_id] = parent_run_id
+        self._remember(run_id, parent_run_id)
 
     def on_llm_start(
         self,
@@ -122,8 +121,7 @@ class StageTimer(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         """Remember where a completion-model call was made."""
-        with self._lock:
-            self._parents[run_id] = parent_run_id
+        self._remember(run_id, parent_run_id)
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         """Add the call's model time, and take it out of the calling node's own time."""
@@ -140,6 +138,10 @@ class StageTimer(BaseCallbackHandler):
         timed = {stage: self.totals.get(stage, 0.0) for stage in STAGES if stage != "other"}
         timed["other"] = max(0.0, seconds - sum(timed.values()))
         return {stage: round(value, 4) for stage, value in timed.items()}
+
+    def _remember(self, run_id: UUID, parent_run_id: UUID | None) -> None:
+        with self._lock:
+            self._parents[run_id] = parent_run_id
 
     def _node_of(self, run_id: UUID | None) -> UUID | None:
         """Return the innermost open node run at or above `run_id`."""
