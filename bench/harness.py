@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from bench.corpus import IngestFn, build_corpus, prepare_home, read_extra
 from bench.data import Question, load_questions
+from bench.judge_artifacts import judge_fingerprints
 from bench.metrics import score_prediction
 from bench.oracle import oracle_records
 from bench.records import Record, append_record, read_records, write_records
@@ -85,14 +86,20 @@ def runner_settings(config: EvalConfig) -> dict[str, Any]:
     return {"prompt_cache": not config.cold_start, **config.settings}
 
 
-def run_signature(config: EvalConfig, home: Path) -> str:
-    """Return the hash naming what makes results comparable: model, settings and index.
+def run_signature(config: EvalConfig, home: Path, strategy: str | None = None) -> str:
+    """Return the hash naming what makes results comparable: model, settings, index, judges.
 
     Cold start and the other `TIMING_SETTINGS` are left out: they change seconds, not answers,
-    so records made with and without them answer for the same configuration.
+    so records made with and without them answer for the same configuration. A `strategy`
+    that runs on trained judges adds their artifacts' fingerprints, so retraining one redoes
+    only the strategies it shapes (a strategy without trained judges keeps the plain hash).
     """
     settings = {k: v for k, v in config.settings.items() if k not in TIMING_SETTINGS}
-    payload = json.dumps([config.model, settings, home.name], sort_keys=True, default=str)
+    parts: list[Any] = [config.model, settings, home.name]
+    judges = judge_fingerprints(strategy, config.settings) if strategy else {}
+    if judges:
+        parts.append(judges)
+    payload = json.dumps(parts, sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
@@ -149,7 +156,7 @@ def _record(
         "answers": list(question.answers),
         "drop_gold": share,
         "model": config.model,
-        "signature": run_signature(config, home),
+        "signature": run_signature(config, home, strategy),
     }
     try:
         outcome = runner.run(question.question, strategy, home=home)
@@ -200,13 +207,17 @@ def run_eval(
     results = config.out / RECORDS_FILE
     done = {k for k, r in read_records(results).items() if r.error is None}
     runnable = [s for s in config.strategies if s != ORACLE]
-    signatures = {share: run_signature(config, home) for share, home in homes.items()}
+    signatures = {
+        (share, s): run_signature(config, home, s)
+        for share, home in homes.items()
+        for s in config.strategies
+    }
     todo = [
         (share, q, s)
         for share in config.drop_gold
         for q in round_robin(questions)
         for s in (run_order(q, runnable) if config.interleave else runnable)
-        if (q.dataset, q.id, s, round(share, 4), signatures[share]) not in done
+        if (q.dataset, q.id, s, round(share, 4), signatures[share, s]) not in done
     ]
     logger.info("%d runs to do, %d already done", len(todo), len(done))
     if todo:
@@ -224,16 +235,21 @@ def run_eval(
 
 
 def collect(
-    config: EvalConfig, questions: Sequence[Question], signatures: dict[float, str]
+    config: EvalConfig,
+    questions: Sequence[Question],
+    signatures: dict[tuple[float, str], str],
 ) -> list[Record]:
-    """Return this run's records (questions, strategies, shares, signatures) and the oracle's."""
+    """Return this run's records (questions, strategies, shares, signatures) and the oracle's.
+
+    `signatures` maps (drop share, strategy) to the signature its records must carry.
+    """
     wanted = {(q.dataset, q.id) for q in questions}
     records = [
         r
         for r in read_records(config.out / RECORDS_FILE).values()
         if (r.dataset, r.id) in wanted
         and r.strategy in config.strategies
-        and signatures.get(r.drop_gold) == r.signature
+        and signatures.get((r.drop_gold, r.strategy)) == r.signature
     ]
     if ORACLE in config.strategies:
         oracle = oracle_records(records)

@@ -168,3 +168,43 @@ def test_questions_take_the_datasets_in_turn():
     ordered = [item.id for item in round_robin(questions)]
     assert ordered == ["n1", "h1", "x1", "n2", "n3"]
     assert round_robin([]) == []
+
+
+def test_a_retrained_judge_redoes_only_the_strategies_it_shapes(config, tmp_path, monkeypatch):
+    from bench import judge_artifacts
+
+    artifacts = {}
+    for judge in ("classifier", "evaluator", "support"):
+        artifacts[judge] = tmp_path / judge
+        artifacts[judge].mkdir()
+        (artifacts[judge] / "manifest.json").write_text('{"weights_sha256": "one"}')
+    monkeypatch.setattr(judge_artifacts, "JUDGE_DIRS", artifacts)
+    config.strategies = ["single", "crag", "adaptive"]
+    run_eval(config, FakeRunner(), ingest=fake_ingest)
+
+    (artifacts["classifier"] / "manifest.json").write_text('{"weights_sha256": "two"}')
+    judge_artifacts.artifact_fingerprint.cache_clear()
+    again = FakeRunner()
+    records = run_eval(config, again, ingest=fake_ingest)
+    assert sorted({s for _, s in again.calls}) == ["adaptive"]
+    assert len(again.calls) == 3
+    assert len(records) == 9  # the old adaptive records are not reported beside the new ones
+
+    (artifacts["evaluator"] / "decision.json").write_text('{"upper": 0.5}')
+    judge_artifacts.artifact_fingerprint.cache_clear()
+    third = FakeRunner()
+    run_eval(config, third, ingest=fake_ingest)
+    assert sorted({s for _, s in third.calls}) == ["crag"]
+
+
+def test_judges_used_follow_the_strategy_and_settings():
+    from bench.judge_artifacts import judges_used
+
+    assert judges_used("single", {}) == []
+    assert judges_used("tutorial-crag", {}) == []
+    assert judges_used("adaptive-oracle", {}) == []
+    assert judges_used("adaptive", {}) == ["classifier"]
+    assert judges_used("crag", {}) == ["evaluator"]
+    assert judges_used("acrag", {}) == ["classifier", "evaluator"]
+    assert judges_used("acrag", {"support": "trained"}) == ["classifier", "evaluator", "support"]
+    assert judges_used("acrag", {"classifier": "heuristic", "evaluator": "llm"}) == []
