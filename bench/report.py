@@ -5,8 +5,9 @@ The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 /
 cold-start runs when a strategy has any, as the plots) and time relative to single-step, per
 dataset and on average over datasets (each dataset weighs the same).
 EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
-scored by abstention in their own table. Where the time goes, stage by stage, is in
-`bench.stage_report`; its table is part of the report.
+scored by abstention in their own table. Each strategy's difference from single-step on the
+same questions, with its paired interval, is in `bench.versus`; where the time goes, stage by
+stage, in `bench.stage_report`. Both tables are part of the report.
 """
 
 from collections import Counter
@@ -242,9 +243,15 @@ def markdown_report(records: Sequence[Record], *, title: str = "Benchmark result
         f"{sum(r.cold_start for r in runs)} of {len(runs)}.",
         "",
     ]
-    from bench.targets import targets_table  # it builds on this module's summaries
+    from bench.targets import targets_table  # they build on this module's summaries
+    from bench.versus import versus_table
 
     for heading, table in (
+        ("F1 against single-step (paired bootstrap 95%; * beyond noise)", versus_table(records)),
+        (
+            "Acc against single-step (paired bootstrap 95%; * beyond noise)",
+            versus_table(records, metric="acc"),
+        ),
         ("Where the time goes (seconds per question)", stage_table(records)),
         ("Route mix", route_mix(records)),
         ("CRAG actions", crag_mix(records)),
