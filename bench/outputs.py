@@ -62,6 +62,12 @@ def write_pictures(records: Sequence[Record], out: Path) -> list[Path]:
 
 
 def load_results(folder: Path) -> list[Record]:
-    """Load the records of a results folder (its runs and the derived oracle)."""
+    """Load the current records of a results folder (its runs and the derived oracle).
+
+    A strategy rerun under a new signature (a retrained judge, say) leaves its older records
+    in the file; per (strategy, drop share) only those under its latest signature count.
+    """
     records = list(read_records(folder / RECORDS_FILE).values())
-    return records + list(read_records(folder / ORACLE_FILE).values())
+    latest = {(r.strategy, round(r.drop_gold, 4)): r.signature for r in records}
+    current = [r for r in records if r.signature == latest[r.strategy, round(r.drop_gold, 4)]]
+    return current + list(read_records(folder / ORACLE_FILE).values())

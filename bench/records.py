@@ -100,7 +100,10 @@ def append_record(path: Path, record: Record) -> None:
 
 
 def read_records(path: Path) -> dict[RecordKey, Record]:
-    """Read a results file: the last record per key, skipping a torn last line."""
+    """Read a results file: the last record per key, skipping a torn last line.
+
+    The records come in the order of their last write, so the latest runs come last.
+    """
     found: dict[RecordKey, Record] = {}
     if not path.is_file():
         return found
@@ -113,6 +116,7 @@ def read_records(path: Path) -> dict[RecordKey, Record]:
             except (json.JSONDecodeError, TypeError) as error:
                 logger.warning("%s:%d: unreadable record skipped (%s)", path, number, error)
                 continue
+            found.pop(record.key, None)  # so the order is that of each key's last write
             found[record.key] = record
     return found
 

@@ -94,6 +94,23 @@ def test_markdown_report_and_files(tmp_path):
     assert load_results(tmp_path) == []
 
 
+def test_a_folder_reports_each_strategy_under_its_latest_signature(tmp_path):
+    from dataclasses import replace
+
+    from bench.records import append_record
+
+    old = replace(rec("nq", "adaptive", f1=0.0, seconds=1), signature="old")
+    single = replace(rec("nq", "single", f1=1.0, seconds=1), signature="plain")
+    new = replace(rec("nq", "adaptive", f1=1.0, seconds=1, qid="2"), signature="new")
+    for record in (old, single, new, replace(single, f1=0.5)):
+        append_record(tmp_path / "records.jsonl", record)
+    loaded = load_results(tmp_path)
+    assert [(r.strategy, r.signature, r.f1) for r in loaded] == [
+        ("adaptive", "new", 1.0),
+        ("single", "plain", 0.5),
+    ]
+
+
 def test_robustness_pictures_with_several_shares(tmp_path):
     records = [
         rec("nq", s, f1=f, seconds=1, drop=d)

@@ -1,0 +1,39 @@
+from bench.headline import headline_table, main
+from bench.records import Record, append_record
+
+
+def rec(dataset, strategy, qid, f1, *, calls=1):
+    return Record(
+        dataset=dataset,
+        id=str(qid),
+        strategy=strategy,
+        question="q",
+        answers=["a"],
+        prediction="p",
+        em=f1,
+        f1=f1,
+        acc=f1,
+        llm_calls=calls,
+        prompt_tokens=90,
+        generated_tokens=10,
+        seconds=2.0,
+    )
+
+
+def test_runs_side_by_side_with_intervals_and_costs():
+    dev = [rec(d, "single", i, 0.0) for d in ("nq", "popqa") for i in range(10)]
+    dev += [rec(d, "acrag", i, 1.0, calls=3) for d in ("nq", "popqa") for i in range(10)]
+    docs = [rec("usrdoc", "single", i, 1.0) for i in range(4)]
+    docs += [rec("usrdoc", "acrag", i, float(i % 2)) for i in range(4)]
+    lines = headline_table({"dev": dev, "docs": docs}).splitlines()
+    assert lines[0].startswith("| strategy | dev F1 | vs single | docs F1 | vs single |")
+    assert lines[2] == "| single | 0.0 |  | 100.0 |  | 1.00 | 100 | 2.0 |"
+    assert lines[3].startswith("| acrag | 100.0 | +100.0 [+100.0, +100.0]* | 50.0 | -50.0 [")
+    assert lines[3].endswith("| 3.00 | 100 | 2.0 |")
+
+
+def test_command_reads_folders(tmp_path, capsys):
+    for record in (rec("nq", "single", 0, 0.0), rec("nq", "crag", 0, 1.0)):
+        append_record(tmp_path / "records.jsonl", record)
+    assert main([str(tmp_path), "--names", "toy"]) == 0
+    assert "| crag | 100.0 | +100.0" in capsys.readouterr().out
