@@ -1,18 +1,15 @@
 from bench.headline import headline_table, main
-from bench.records import Record, append_record
+from bench.records import append_record
+
+from .factories import record
 
 
-def rec(dataset, strategy, qid, f1, *, calls=1):
-    return Record(
+def rec(dataset, strategy, qid, score, *, calls=1):
+    return record(
+        strategy,
+        qid,
         dataset=dataset,
-        id=str(qid),
-        strategy=strategy,
-        question="q",
-        answers=["a"],
-        prediction="p",
-        em=f1,
-        f1=f1,
-        acc=f1,
+        score=score,
         llm_calls=calls,
         prompt_tokens=90,
         generated_tokens=10,
@@ -33,7 +30,7 @@ def test_runs_side_by_side_with_intervals_and_costs():
 
 
 def test_command_reads_folders(tmp_path, capsys):
-    for record in (rec("nq", "single", 0, 0.0), rec("nq", "crag", 0, 1.0)):
-        append_record(tmp_path / "records.jsonl", record)
+    for run in (rec("nq", "single", 0, 0.0), rec("nq", "crag", 0, 1.0)):
+        append_record(tmp_path / "records.jsonl", run)
     assert main([str(tmp_path), "--names", "toy"]) == 0
     assert "| crag | 100.0 | +100.0" in capsys.readouterr().out

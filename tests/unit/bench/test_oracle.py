@@ -3,16 +3,14 @@
 import pytest
 
 from bench.oracle import ROUTES, oracle_choice, oracle_records, oracle_route, route_of
-from bench.records import Record
+
+from .factories import record
 
 
 def rec(strategy, *, acc, f1=0.0, qid="1", error=None):
-    return Record(
-        dataset="d",
-        id=qid,
-        strategy=strategy,
-        question="q",
-        answers=["a"],
+    return record(
+        strategy,
+        qid,
         prediction=strategy,
         em=acc,
         f1=f1 or acc,

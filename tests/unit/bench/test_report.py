@@ -1,5 +1,4 @@
 from bench.outputs import load_results, write_reports
-from bench.records import Record
 from bench.report import (
     abstention_table,
     crag_mix,
@@ -10,18 +9,15 @@ from bench.report import (
     summary_table,
 )
 
+from .factories import record
+
 
 def rec(dataset, strategy, *, f1, seconds, route="B", drop=0.0, qid="1"):
-    return Record(
+    return record(
+        strategy,
+        qid,
         dataset=dataset,
-        id=qid,
-        strategy=strategy,
-        question="q",
-        answers=["a"],
-        prediction="p",
-        em=f1,
-        f1=f1,
-        acc=f1,
+        score=f1,
         route=route,
         seconds=seconds,
         retrieval_calls=1,
@@ -102,8 +98,8 @@ def test_a_folder_reports_each_strategy_under_its_latest_signature(tmp_path):
     old = replace(rec("nq", "adaptive", f1=0.0, seconds=1), signature="old")
     single = replace(rec("nq", "single", f1=1.0, seconds=1), signature="plain")
     new = replace(rec("nq", "adaptive", f1=1.0, seconds=1, qid="2"), signature="new")
-    for record in (old, single, new, replace(single, f1=0.5)):
-        append_record(tmp_path / "records.jsonl", record)
+    for run in (old, single, new, replace(single, f1=0.5)):
+        append_record(tmp_path / "records.jsonl", run)
     loaded = load_results(tmp_path)
     assert [(r.strategy, r.signature, r.f1) for r in loaded] == [
         ("adaptive", "new", 1.0),

@@ -2,24 +2,20 @@ import pytest
 
 from bench.outputs import write_reports
 from bench.plots import plot_f1_vs_time, plot_time_stages, png_bytes
-from bench.records import Record
 from bench.report import markdown_report
 from bench.stage_report import stage_rows, stage_table
 from bench.stages import STAGES
 
+from .factories import record
+
 
 def timed(strategy, *, qid="1", cold=True, hits=0, f1=1.0, **stages):
     every = {stage: 0.0 for stage in STAGES} | stages
-    return Record(
+    return record(
+        strategy,
+        qid,
         dataset="nq",
-        id=qid,
-        strategy=strategy,
-        question="q",
-        answers=["a"],
-        prediction="p",
-        em=f1,
-        f1=f1,
-        acc=f1,
+        score=f1,
         seconds=sum(every.values()),
         stages=every if stages else {},
         cold_start=cold,

@@ -1,22 +1,10 @@
-from bench.records import Record
 from bench.targets import check_targets, targets_table
 
+from .factories import record
 
-def rec(strategy, qid, f1, *, dataset="d", drop=0.0, calls=1, tokens=100):
-    return Record(
-        dataset=dataset,
-        id=str(qid),
-        strategy=strategy,
-        question="q",
-        answers=["a"],
-        prediction="p",
-        em=f1,
-        f1=f1,
-        acc=f1,
-        llm_calls=calls,
-        prompt_tokens=tokens,
-        drop_gold=drop,
-    )
+
+def rec(strategy, qid, score, *, drop=0.0, calls=1, tokens=100):
+    return record(strategy, qid, score=score, llm_calls=calls, prompt_tokens=tokens, drop_gold=drop)
 
 
 def run(strategy, rights, n=20, **kwargs):

@@ -1,21 +1,10 @@
-from bench.records import Record
 from bench.versus import difference, versus_table
 
+from .factories import record
 
-def rec(dataset, strategy, qid, f1, *, drop=0.0, error=None):
-    return Record(
-        dataset=dataset,
-        id=str(qid),
-        strategy=strategy,
-        question="q",
-        answers=["a"],
-        prediction="p",
-        em=f1,
-        f1=f1,
-        acc=f1,
-        drop_gold=drop,
-        error=error,
-    )
+
+def rec(dataset, strategy, qid, score, **fields):
+    return record(strategy, qid, dataset=dataset, score=score, **fields)
 
 
 def test_a_consistent_gain_is_beyond_noise_and_a_coin_flip_is_not():
@@ -48,7 +37,7 @@ def test_the_average_weighs_datasets_the_same_and_needs_every_one():
 
 def test_errors_and_dropped_gold_runs_are_left_out():
     records = [rec("nq", "single", 0, 0.0), rec("nq", "crag", 0, 1.0, error="boom")]
-    records += [rec("nq", "single", 1, 0.0), rec("nq", "crag", 1, 1.0, drop=0.5)]
+    records += [rec("nq", "single", 1, 0.0), rec("nq", "crag", 1, 1.0, drop_gold=0.5)]
     assert difference(records, "crag") is None
     assert difference(records, "crag", share=0.5) is None  # single did not run at 0.5
 
