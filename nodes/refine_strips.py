@@ -47,10 +47,20 @@ def usable_passages(state: State) -> list[Passage]:
 def select_strips(
     strips: Sequence[Strip], passages: Sequence[Passage], *, threshold: float, top_k: int
 ) -> list[Strip]:
-    """Mark the kept strips (above `threshold`, top `top_k`) and return all in original order."""
+    """Mark the kept strips (above `threshold`, top `top_k`) and return all in original order.
+
+    A strip whose text a better one already says is not kept again: overlapping chunks of one
+    document (or one page found locally and on the web) would spend the slots on repeats.
+    """
     rank = {p["hash"]: i for i, p in enumerate(passages)}
     eligible = [s for s in strips if s["passage_hash"] in rank and s["score"] >= threshold]
-    best = {s["hash"] for s in sorted(eligible, key=lambda s: -s["score"])[:top_k]}
+    best: set[str] = set()
+    said: set[str] = set()
+    for candidate in sorted(eligible, key=lambda s: -s["score"]):
+        text = " ".join(candidate["text"].lower().split())
+        if len(best) < top_k and text not in said:
+            best.add(candidate["hash"])
+            said.add(text)
     ordered = sorted(strips, key=lambda s: (rank.get(s["passage_hash"], len(rank)), s["order"]))
     return [{**s, "kept": s["hash"] in best} for s in ordered]
 

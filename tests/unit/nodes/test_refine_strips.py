@@ -54,6 +54,18 @@ def test_select_keeps_top_k_above_threshold_in_original_order():
     ]
 
 
+def test_a_repeated_strip_is_kept_once_and_frees_its_slot():
+    passages = [{"hash": "p"}, {"hash": "q"}]
+    repeat = {**strip("q", 0, 0.9), "text": "The  SAME words."}
+    strips = [{**strip("p", 0, 0.95), "text": "The same words."}, repeat, strip("q", 1, 0.2)]
+    selected = select_strips(strips, passages, threshold=-0.5, top_k=2)
+    assert [(s["hash"], s["kept"]) for s in selected] == [
+        ("p0", True),
+        ("q0", False),
+        ("q1", True),
+    ]
+
+
 def test_threshold_is_inclusive():
     selected = select_strips([strip("p", 0, -0.5)], [{"hash": "p"}], threshold=-0.5, top_k=5)
     assert selected[0]["kept"]
