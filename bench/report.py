@@ -1,9 +1,10 @@
 """Summaries of benchmark records and their Markdown tables.
 
 The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 / Acc, steps
-(retrieval calls per question, web searches included), seconds per question (of the
-cold-start runs when a strategy has any, as the plots) and time relative to single-step, per
-dataset and on average over datasets (each dataset weighs the same).
+(retrieval calls per question, web searches included), seconds per question (of the runs
+that measure model time, `bench.stage_report.model_time_runs`, as the plots) and time
+relative to single-step, per dataset and on average over datasets (each dataset weighs the
+same).
 EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
 scored by abstention in their own table. Each strategy's difference from single-step on the
 same questions, with its paired interval, is in `bench.versus`; where the time goes, stage by
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from bench.metrics import abstention_rates, is_answerable, question_correct
 from bench.records import Record
-from bench.stage_report import cold_if_any, stage_table
+from bench.stage_report import model_time_runs, stage_table
 from bench.strategies import ORACLE, ordered_strategies
 
 __all__ = [
@@ -77,7 +78,7 @@ def _summary(dataset: str, strategy: str, records: Sequence[Record]) -> Summary:
         steps=_mean([r.retrieval_calls for r in records]),
         llm_calls=_mean([r.llm_calls for r in records]),
         tokens=_mean([r.prompt_tokens + r.generated_tokens for r in records]),
-        seconds=_mean([r.seconds for r in cold_if_any(records)]),
+        seconds=_mean([r.seconds for r in model_time_runs(records)]),
         errors=sum(r.error is not None for r in records),
     )
 

@@ -14,7 +14,14 @@ from bench.records import Record
 from bench.stages import STAGES
 from bench.strategies import ordered_strategies
 
-__all__ = ["StageRow", "cold_if_any", "stage_rows", "stage_table", "timed_records"]
+__all__ = [
+    "StageRow",
+    "cold_if_any",
+    "model_time_runs",
+    "stage_rows",
+    "stage_table",
+    "timed_records",
+]
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,14 @@ def cold_if_any(records: Sequence[Record]) -> list[Record]:
     """Return the cold-start records if there are any, else all of them (older runs were warm)."""
     cold = [r for r in records if r.cold_start]
     return cold or list(records)
+
+
+def model_time_runs(records: Sequence[Record]) -> list[Record]:
+    """Return the runs whose seconds are model time: no cached LLM call, cold when any are.
+
+    Falls back to every run when none qualifies (a fully cached replay, an older warm run).
+    """
+    return cold_if_any([r for r in records if r.cache_hits == 0] or records)
 
 
 def timed_records(records: Sequence[Record]) -> list[Record]:
