@@ -121,6 +121,12 @@ def _add_classifier(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="label of multi-hop questions no route answered (default C, the paper's; B when "
         "IRCoT is no more accurate than single-step for the reader)",
     )
+    classifier.add_argument(
+        "--drop-guessed-a",
+        action="store_true",
+        help="do not label A from a right closed-book answer to a question that writes the "
+        "answer out (a choice between named options)",
+    )
     classifier.set_defaults(handler=run_classifier)
 
 
@@ -227,6 +233,7 @@ def run_classifier(args: argparse.Namespace) -> int:
         route_a_repeat=args.route_a_repeat,
         silver_repeat=args.silver_repeat,
         multi_hop_bias=args.multi_hop_bias,
+        drop_guessed_a=args.drop_guessed_a,
     )
     labels = args.labels or (args.labels_dir or LABELS_DIR) / "silver.train.jsonl"
     out = artifact_out("classifier", args.out, overwrite=args.overwrite, home=home_of(args))

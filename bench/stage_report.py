@@ -3,12 +3,15 @@
 Only runs whose seconds are the model's and the graph's own count: timed per stage (older
 records are not), no LLM call answered from the response cache, no error, nothing dropped
 from the index. When some of them started every LLM call cold, only those count, so a
-strategy's time never depends on what ran before it (`bench.harness`).
+strategy's time never depends on what ran before it (`bench.harness`). A run whose llama.cpp
+throughput (prompt or decoding tokens a second) is under a third of the median among the runs
+compared was interrupted: the machine was paused or loaded while it ran, so its seconds are not
+the strategy's and it does not count either (`steady`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from statistics import fmean
+from statistics import fmean, median
 
 from bench.records import Record
 from bench.stages import STAGES
@@ -20,8 +23,12 @@ __all__ = [
     "model_time_runs",
     "stage_rows",
     "stage_table",
+    "steady",
     "timed_records",
 ]
+
+SLOWDOWN = 3.0
+"""A run this many times slower than the median throughput was interrupted (`steady`)."""
 
 
 @dataclass(frozen=True)
@@ -44,12 +51,43 @@ def cold_if_any(records: Sequence[Record]) -> list[Record]:
     return cold or list(records)
 
 
+def _rate(tokens: int, seconds: float) -> float | None:
+    return tokens / seconds if tokens and seconds > 0 else None
+
+
+def _prompt_rate(record: Record) -> float | None:
+    return _rate(record.prompt_tokens, record.stages.get("prompt", 0.0))
+
+
+def _decode_rate(record: Record) -> float | None:
+    return _rate(record.generated_tokens, record.stages.get("decode", 0.0))
+
+
+def steady(records: Sequence[Record]) -> list[Record]:
+    """Drop the runs whose prompt or decoding throughput is under 1/`SLOWDOWN` of the median.
+
+    llama.cpp's speed is the machine's, not the strategy's, so a run far slower than the
+    others was interrupted (a paused or loaded machine) and its seconds would mislead. Runs
+    with no model time to judge (no LLM call, untimed, cached) are kept.
+    """
+    floors: list[tuple[Callable[[Record], float | None], float]] = []
+    for rate in (_prompt_rate, _decode_rate):
+        rates = [r for r in map(rate, records) if r is not None]
+        if rates:
+            floors.append((rate, median(rates) / SLOWDOWN))
+    return [
+        r for r in records if all((x := rate(r)) is None or x >= floor for rate, floor in floors)
+    ]
+
+
 def model_time_runs(records: Sequence[Record]) -> list[Record]:
     """Return the runs whose seconds are model time: no cached LLM call, cold when any are.
 
-    Falls back to every run when none qualifies (a fully cached replay, an older warm run).
+    Falls back to every run when none qualifies (a fully cached replay, an older warm run);
+    interrupted runs (`steady`) never count, unless every run was.
     """
-    return cold_if_any([r for r in records if r.cache_hits == 0] or records)
+    chosen = cold_if_any([r for r in records if r.cache_hits == 0] or records)
+    return steady(chosen) or chosen
 
 
 def timed_records(records: Sequence[Record]) -> list[Record]:
@@ -57,7 +95,7 @@ def timed_records(records: Sequence[Record]) -> list[Record]:
     timed = [
         r for r in records if r.stages and r.cache_hits == 0 and r.error is None and not r.drop_gold
     ]
-    return cold_if_any(timed)
+    return steady(cold_if_any(timed))
 
 
 def stage_rows(records: Sequence[Record]) -> list[StageRow]:

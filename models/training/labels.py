@@ -3,7 +3,9 @@
 A question's silver label comes from the one oracle rule (`bench.oracle.oracle_route`): the
 simplest of A (no retrieval) < B (single-step) < C (IRCoT) that answered correctly, ties going
 to the simpler. Questions no strategy answers, and questions no strategy was run on, take the
-dataset-bias label: B for single-hop datasets, C for multi-hop ones.
+dataset-bias label: B for single-hop datasets, C for multi-hop ones. A closed-book answer to a
+question that writes its answer out ("Which came first, X or Y?") can be right by luck; such
+A outcomes can be set aside (`drop_guessed_a`) so they do not teach route A.
 
 Label files are JSONL, one row per question with `correct: {route: bool}` and the `reader`
 (chat model spec) that answered; rows written before readers were recorded have none. A file
@@ -12,10 +14,11 @@ never train one classifier silently.
 """
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from bench.metrics import normalize_answer
 from bench.oracle import ROUTES, label_rows, oracle_route
 from models.errors import UserError
 from models.judges import Route
@@ -23,6 +26,7 @@ from models.judges import Route
 __all__ = [
     "ROUTES",
     "LabelSource",
+    "answer_in_question",
     "bias_label",
     "question_label",
     "read_label_file",
@@ -42,6 +46,16 @@ def bias_label(hop: str, *, multi_hop: Route = "C") -> Route:
     if hop not in ("single", "multi"):
         raise ValueError(f"hop must be 'single' or 'multi', not {hop!r}")
     return "B" if hop == "single" else multi_hop
+
+
+def answer_in_question(question: str, answers: Sequence[str]) -> bool:
+    """Return whether a gold answer is written in the question, as in a choice between options.
+
+    Words are compared after SQuAD normalisation, whole words only: "Who was born first,
+    Ann Lee or Bo Chan?" holds "Bo Chan"; "Who wrote Annie?" does not hold "Ann".
+    """
+    text = f" {normalize_answer(question)} "
+    return any(n and f" {n} " in text for n in map(normalize_answer, answers))
 
 
 def question_label(
@@ -86,17 +100,27 @@ def route_labels(
     silver: Mapping[str, Mapping[str, Any]],
     *,
     multi_hop_bias: Route = "C",
+    drop_guessed_a: bool = False,
 ) -> list[tuple[Route, LabelSource]]:
     """Label each record: silver from the label row's `correct` map if any is, else bias.
 
     Args:
-        records: Questions in the shared schema (`id`, `hop` are used).
+        records: Questions in the shared schema (`id`, `hop`; `question` and `answers` when
+            `drop_guessed_a`).
         silver: Label rows keyed by question id; each has `correct: {route: bool}`.
         multi_hop_bias: The bias label of multi-hop questions (`bias_label`).
+        drop_guessed_a: Count a right closed-book answer as wrong when the question writes
+            the answer out (`answer_in_question`): a guess between named options.
     """
     labels: list[tuple[Route, LabelSource]] = []
     for record in records:
         row = silver.get(record["id"])
-        correct = row["correct"] if row else {}
+        correct = dict(row["correct"]) if row else {}
+        if (
+            drop_guessed_a
+            and correct.get("A")
+            and answer_in_question(record["question"], record["answers"])
+        ):
+            correct["A"] = False
         labels.append(question_label(correct, record["hop"], multi_hop_bias=multi_hop_bias))
     return labels

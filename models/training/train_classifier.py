@@ -70,6 +70,8 @@ class ClassifierConfig:
     """Copies of each silver-labelled question, to weigh outcomes above dataset-bias labels."""
     multi_hop_bias: Route = "C"
     """The label of multi-hop questions no route answered (`labels.bias_label`)."""
+    drop_guessed_a: bool = False
+    """Set aside right closed-book answers to questions that write the answer out."""
 
 
 def label_counts(labels: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
@@ -98,6 +100,7 @@ def training_set(
     repeat: int | None,
     silver_repeat: int = 1,
     multi_hop_bias: Route = "C",
+    drop_guessed_a: bool = False,
 ) -> TrainingSet:
     """Label the dataset questions and add the route-A train split `repeat` times.
 
@@ -108,9 +111,11 @@ def training_set(
         repeat: Copies of the route-A train split; None chooses `balanced_repeat`.
         silver_repeat: Copies of each silver-labelled question (1: once, like the others).
         multi_hop_bias: The label of multi-hop questions no route answered.
+        drop_guessed_a: Set aside right closed-book answers to questions that write the
+            answer out (`labels.answer_in_question`).
     """
     labels: list[tuple[str, str]] = list(
-        route_labels(records, silver, multi_hop_bias=multi_hop_bias)
+        route_labels(records, silver, multi_hop_bias=multi_hop_bias, drop_guessed_a=drop_guessed_a)
     )
     texts = [r["question"] for r in records]
     extra = [i for i, (_, source) in enumerate(labels) if source == "silver"] * (silver_repeat - 1)
@@ -162,6 +167,7 @@ def train_classifier(
         repeat=config.route_a_repeat,
         silver_repeat=config.silver_repeat,
         multi_hop_bias=config.multi_hop_bias,
+        drop_guessed_a=config.drop_guessed_a,
     )
     counts = label_counts(data.labels)
     logger.info("classifier labels: %s", counts)

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from models.errors import UserError
-from models.training.labels import bias_label, read_label_file, route_labels
+from models.training.labels import answer_in_question, bias_label, read_label_file, route_labels
 from models.training.train_classifier import label_counts
 
 # The oracle rule itself (simplest correct route) is tested once: tests/unit/bench/test_oracle.py.
@@ -87,3 +87,38 @@ def test_the_multi_hop_bias_label_can_be_single_step() -> None:
     assert route_labels(records, {}, multi_hop_bias="B") == [("B", "bias"), ("B", "bias")]
     silver = {"m1": {"correct": {"A": False, "B": False, "C": True}}}
     assert route_labels(records, silver, multi_hop_bias="B")[0] == ("C", "silver")
+
+
+@pytest.mark.parametrize(
+    ("question", "answers", "written_out"),
+    [
+        ("Who was born first, Ann Lee or Bo Chan?", ["Bo Chan"], True),
+        ("Which film came out first, The Kid or Up?", ["the kid"], True),
+        ("Who wrote Annie?", ["Ann"], False),
+        ("Where was Ann Lee born?", ["Leeds", ""], False),
+    ],
+)
+def test_answer_in_question_matches_whole_normalised_words(question, answers, written_out) -> None:
+    assert answer_in_question(question, answers) is written_out
+
+
+def test_a_guessed_closed_book_answer_can_be_set_aside() -> None:
+    records = [
+        {
+            "id": "c",
+            "hop": "multi",
+            "question": "Who was born first, Ann or Bo?",
+            "answers": ["Bo"],
+        },
+        {"id": "k", "hop": "single", "question": "Where is Bo from?", "answers": ["Oslo"]},
+    ]
+    silver = {
+        "c": {"correct": {"A": True, "B": False, "C": True}},
+        "k": {"correct": {"A": True}},
+    }
+    assert route_labels(records, silver) == [("A", "silver"), ("A", "silver")]
+    kept = route_labels(records, silver, drop_guessed_a=True)
+    assert kept == [("C", "silver"), ("A", "silver")]
+    assert silver["c"]["correct"]["A"] is True  # the label rows are not changed
+    silver["c"]["correct"]["C"] = False
+    assert route_labels(records, silver, drop_guessed_a=True)[0] == ("C", "bias")
