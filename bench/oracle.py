@@ -73,7 +73,8 @@ def label_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Return silver-label rows (`models.training.labels`) read from benchmark records.
 
     One row per question: `correct` for each route whose ladder strategy ran without error on
-    the full index (no gold dropped), and the `reader` that answered. So a benchmark run of
+    the full index (no gold dropped), the `seconds` of each whose LLM calls were not replayed
+    from the cache, and the `reader` that answered. So a benchmark run of
     `no-retrieval,single,ircot` labels its questions the way `acrag train labels` does.
     """
     rows: dict[tuple[str, str], dict[str, Any]] = {}
@@ -92,4 +93,6 @@ def label_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             },
         )
         row["correct"][route_of(strategy)] = float(record.get("acc") or 0.0) > 0
+        if not record.get("cache_hits") and record.get("seconds") is not None:
+            row.setdefault("seconds", {})[route_of(strategy)] = float(record["seconds"])
     return list(rows.values())

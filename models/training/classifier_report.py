@@ -75,16 +75,26 @@ def routing_outcome(
     single = mean([float(row["correct"]["B"]) for row, _ in rows])
     routed = mean([float(row["correct"][route]) for row, route in rows])
     oracle = mean([float(any(row["correct"].values())) for row, _ in rows])
-    seconds = [(row.get("seconds") or {}, route) for row, route in rows]
+    timed = [
+        (row["seconds"], route)
+        for row, route in rows
+        if set(ROUTES) <= set(row.get("seconds") or {})
+    ]
+    seconds = (
+        {
+            "single": mean([s["B"] for s, _ in timed]),
+            "routed": mean([s[route] for s, route in timed]),
+            "ircot": mean([s["C"] for s, _ in timed]),
+            "questions": len(timed),
+        }
+        if timed
+        else None
+    )
     return {
         "questions": len(rows),
         "acc": {"single": single, "routed": routed, "oracle": oracle},
         "gap_closed": (routed - single) / (oracle - single) if oracle > single else None,
-        "seconds": {
-            "single": mean([s.get("B", 0.0) for s, _ in seconds]),
-            "routed": mean([s.get(route, 0.0) for s, route in seconds]),
-            "ircot": mean([s.get("C", 0.0) for s, _ in seconds]),
-        },
+        "seconds": seconds,
     }
 
 
@@ -238,11 +248,16 @@ def _outcome_line(outcome: Mapping[str, Any] | None) -> list[str]:
         return []
     acc, seconds, gap = outcome["acc"], outcome["seconds"], outcome["gap_closed"]
     closed = f"{_pct(gap)} of the gap" if gap is not None else "no gap to close"
+    timing = (
+        f"seconds per question on the {seconds['questions']} timed by all three: single "
+        f"{seconds['single']:.1f}, routed {seconds['routed']:.1f}, IRCoT {seconds['ircot']:.1f}"
+        if seconds
+        else "no uncached timing for all three routes"
+    )
     return [
         f"Routing outcome on the {outcome['questions']} questions whose three routes all ran: "
         f"Acc single {_pct(acc['single'])}, routed {_pct(acc['routed'])}, oracle "
-        f"{_pct(acc['oracle'])} ({closed}); seconds per question single "
-        f"{seconds['single']:.1f}, routed {seconds['routed']:.1f}, IRCoT {seconds['ircot']:.1f}.",
+        f"{_pct(acc['oracle'])} ({closed}); {timing}.",
         "",
     ]
 

@@ -64,8 +64,8 @@ def test_benchmark_records_serve_as_a_label_file(tmp_path) -> None:
         return base | {"strategy": strategy, "drop_gold": 0.0, "error": None} | extra
 
     records = [
-        record("q1", "no-retrieval", 0.0),
-        record("q1", "single", 1.0),
+        record("q1", "no-retrieval", 0.0, seconds=0.5, cache_hits=0),
+        record("q1", "single", 1.0, seconds=0.2, cache_hits=1),  # replayed: not timed
         record("q1", "ircot", 1.0),
         record("q1", "crag", 0.0),  # not on the ladder
         record("q2", "no-retrieval", 1.0, drop_gold=0.5),  # a degraded index does not label
@@ -76,6 +76,7 @@ def test_benchmark_records_serve_as_a_label_file(tmp_path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     rows = read_label_file(path)
     assert rows["q1"]["correct"] == {"A": False, "B": True, "C": True}
+    assert rows["q1"]["seconds"] == {"A": 0.5}
     assert rows["q2"]["correct"] == {"B": False} and rows["q1"]["reader"] == "qwen"
     hops = [{"id": "q1", "hop": "single"}, {"id": "q2", "hop": "multi"}]
     assert route_labels(hops, rows) == [("B", "silver"), ("C", "bias")]

@@ -11,6 +11,7 @@ import pytest
 from app.cli import main
 from models.judges import RouteDecision
 from models.training.classifier_report import (
+    _outcome_line,
     chat_report,
     dataset_report,
     hop_kind,
@@ -60,8 +61,12 @@ def test_routing_outcome_scores_the_chosen_routes_against_single_and_the_oracle(
     assert found is not None and found["questions"] == 4
     assert found["acc"] == {"single": 0.25, "routed": 0.5, "oracle": 0.75}
     assert found["gap_closed"] == pytest.approx(0.5)
-    assert found["seconds"] == {"single": 2.0, "routed": 6.0, "ircot": 10.0}
+    assert found["seconds"] == {"single": 2.0, "routed": 6.0, "ircot": 10.0, "questions": 4}
     assert routing_outcome(["q5"], ["A"], silver) is None
+    del silver["q1"]["seconds"]["C"]  # a cached IRCoT run: q1 is not timed
+    assert routing_outcome(["q1", "q2"], ["C", "C"], silver)["seconds"]["questions"] == 1
+    untimed = {q: {"correct": row["correct"]} for q, row in silver.items()}
+    assert routing_outcome(["q1"], ["B"], untimed)["seconds"] is None
 
 
 def test_per_dataset_accuracy_and_mix() -> None:
@@ -187,3 +192,13 @@ def test_judges_eval_prints_the_classifier_as_tables(files, capsys) -> None:
     assert "## classifier" in out and "| usrdoc | multi-hop | 1 | 0 | 1 | 0 |" in out
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["classifier"]["questions"] == len(RECORDS)
+
+
+def test_the_outcome_line_gives_seconds_only_where_all_three_routes_were_timed() -> None:
+    silver = {"q1": {"correct": {"A": False, "B": True, "C": True}}}
+    outcome = routing_outcome(["q1"], ["C"], silver)
+    line = _outcome_line(outcome)[0]
+    assert "routed 100.0%" in line and "no uncached timing for all three routes" in line
+    silver["q1"]["seconds"] = {"A": 1.0, "B": 2.0, "C": 10.0}
+    line = _outcome_line(routing_outcome(["q1"], ["C"], silver))[0]
+    assert "on the 1 timed by all three: single 2.0, routed 10.0, IRCoT 10.0" in line
