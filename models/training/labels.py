@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.metrics import normalize_answer
+from bench.metrics import score_prediction
 from bench.oracle import ROUTES, label_rows, oracle_route
 from models.errors import UserError
 from models.judges import Route
@@ -51,11 +51,11 @@ def bias_label(hop: str, *, multi_hop: Route = "C") -> Route:
 def answer_in_question(question: str, answers: Sequence[str]) -> bool:
     """Return whether a gold answer is written in the question, as in a choice between options.
 
-    Words are compared after SQuAD normalisation, whole words only: "Who was born first,
-    Ann Lee or Bo Chan?" holds "Bo Chan"; "Who wrote Annie?" does not hold "Ann".
+    That is, the question itself, read as a prediction, scores Acc (`bench.metrics`: whole
+    words after SQuAD normalisation): "Who was born first, Ann Lee or Bo Chan?" holds
+    "Bo Chan"; "Who wrote Annie?" does not hold "Ann".
     """
-    text = f" {normalize_answer(question)} "
-    return any(n and f" {n} " in text for n in map(normalize_answer, answers))
+    return score_prediction(question, answers).acc > 0
 
 
 def question_label(
