@@ -6,6 +6,10 @@ One row per strategy. For each results folder: F1 (the average over its datasets
 dataset) and the difference from single-step on the same questions, with its paired bootstrap
 95% interval (`*` when it excludes zero). Then the costs per question on the first folder:
 LLM calls, tokens and seconds (cold-start runs when there are any).
+
+`--common` keeps only the questions every strategy of a folder has answered: while a resumable
+run is under way, its strategies have reached different questions, and their F1 would not be
+on the same footing.
 """
 
 import argparse
@@ -18,7 +22,7 @@ from bench.report import AVERAGE, Summary, summarize
 from bench.strategies import ORACLE, ordered_strategies
 from bench.versus import difference
 
-__all__ = ["headline_table", "main"]
+__all__ = ["common_questions", "headline_table", "main"]
 
 
 def _overall(records: Sequence[Record]) -> dict[str, Summary]:
@@ -27,6 +31,15 @@ def _overall(records: Sequence[Record]) -> dict[str, Summary]:
     datasets = {r.dataset for r in rows} - {AVERAGE}
     wanted = next(iter(datasets)) if len(datasets) == 1 else AVERAGE
     return {r.strategy: r for r in rows if r.dataset == wanted}
+
+
+def common_questions(records: Sequence[Record]) -> list[Record]:
+    """Return the records of the questions that every strategy in `records` ran."""
+    asked: dict[tuple[str, str, float], set[str]] = {}
+    for r in records:
+        asked.setdefault((r.dataset, r.id, r.drop_gold), set()).add(r.strategy)
+    strategies = {r.strategy for r in records}
+    return [r for r in records if asked[r.dataset, r.id, r.drop_gold] == strategies]
 
 
 def headline_table(runs: Mapping[str, Sequence[Record]]) -> str:
@@ -59,11 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+", help="results folders of acrag eval")
     parser.add_argument("--names", help="comma-separated column names (default: folder names)")
+    parser.add_argument(
+        "--common", action="store_true", help="only questions that every strategy has answered"
+    )
     args = parser.parse_args(argv)
     names = args.names.split(",") if args.names else [f.name for f in args.folders]
     if len(names) != len(args.folders):
         parser.error("give one name per folder")
     runs = {name: load_results(folder) for name, folder in zip(names, args.folders, strict=True)}
+    if args.common:
+        runs = {name: common_questions(records) for name, records in runs.items()}
     print(headline_table(runs))  # noqa: T201 - CLI output
     return 0
 

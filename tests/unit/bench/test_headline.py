@@ -1,4 +1,4 @@
-from bench.headline import headline_table, main
+from bench.headline import common_questions, headline_table, main
 from bench.records import append_record
 
 from .factories import record
@@ -34,3 +34,14 @@ def test_command_reads_folders(tmp_path, capsys):
         append_record(tmp_path / "records.jsonl", run)
     assert main([str(tmp_path), "--names", "toy"]) == 0
     assert "| crag | 100.0 | +100.0" in capsys.readouterr().out
+
+
+def test_common_keeps_only_questions_every_strategy_answered(tmp_path, capsys):
+    runs = [rec("nq", "single", i, float(i > 0)) for i in range(3)] + [rec("nq", "ircot", 0, 1.0)]
+    assert [(r.strategy, r.id) for r in common_questions(runs)] == [("single", "0"), ("ircot", "0")]
+    for run in runs:
+        append_record(tmp_path / "records.jsonl", run)
+    assert main([str(tmp_path)]) == 0
+    assert "| single | 66.7 |" in capsys.readouterr().out
+    assert main([str(tmp_path), "--common"]) == 0
+    assert "| single | 0.0 |" in capsys.readouterr().out
