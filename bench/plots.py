@@ -40,10 +40,11 @@ def plot_f1_vs_time(
             which does not depend on how busy the machine was. Against seconds, only the runs
             that measure model time count (`bench.stage_report.model_time_runs`: no cached
             LLM call, cold-start when the run has any), so a strategy with none is left out
-            rather than shown at a warm or cached time.
+            rather than shown at a warm or cached time. F1 is over every question, as in
+            the main table.
     """
-    chosen = model_time_runs(records) if cost == "seconds" else records
-    rows = [r for r in summarize(chosen) if r.dataset == AVERAGE]
+    shown = {r.strategy for r in (model_time_runs(records) if cost == "seconds" else records)}
+    rows = [r for r in summarize(records) if r.dataset == AVERAGE and r.strategy in shown]
     figure = Figure(figsize=(6, 4))
     axes = figure.subplots()
     for row in rows:

@@ -95,12 +95,13 @@ def test_markdown_report_has_the_stages_and_the_cold_start_count():
 
 def test_f1_against_time_uses_only_cold_runs_when_there_are_any():
     records = [
-        timed("single", retrieval=2.0),
+        timed("single", f1=0.0, retrieval=2.0),
         timed("single", qid="2", cold=False, retrieval=20.0),
         timed("crag", cold=False, retrieval=30.0),
     ]
     by_time = plot_f1_vs_time(records).axes[0]
-    assert [c.get_offsets()[0][0] for c in by_time.collections] == [2.0]  # crag was warm only
+    # crag was warm only; single's F1 is over both questions, its time over the cold one
+    assert [tuple(c.get_offsets()[0]) for c in by_time.collections] == [(2.0, 50.0)]
     by_tokens = plot_f1_vs_time(records, cost="tokens").axes[0]
     assert len(by_tokens.collections) == 2  # tokens do not depend on the prompt cache
 
