@@ -243,7 +243,8 @@ def _headline(report: Mapping[str, Any]) -> str:
     )
 
 
-def _outcome_line(outcome: Mapping[str, Any] | None) -> list[str]:
+def outcome_lines(outcome: Mapping[str, Any] | None) -> list[str]:
+    """The routing outcome (`routing_outcome`) as a markdown paragraph; none without one."""
     if not outcome:
         return []
     acc, seconds, gap = outcome["acc"], outcome["seconds"], outcome["gap_closed"]
@@ -264,7 +265,7 @@ def _outcome_line(outcome: Mapping[str, Any] | None) -> list[str]:
 
 def markdown_report(report: Mapping[str, Any]) -> str:
     """Render `evaluate_classifier`'s report as markdown tables."""
-    lines = [_headline(report), "", *_outcome_line(report.get("outcome")), *_routes_table(report)]
+    lines = [_headline(report), "", *outcome_lines(report.get("outcome")), *_routes_table(report)]
     lines.append("")
     lines += [*_datasets_table(report["datasets"]), "", *_chat_lines(report["route_a"])]
     if hop_lines := _hop_table(report["hop_kinds"]):

@@ -11,12 +11,12 @@ import pytest
 from app.cli import main
 from models.judges import RouteDecision
 from models.training.classifier_report import (
-    _outcome_line,
     chat_report,
     dataset_report,
     hop_kind,
     hop_mix,
     markdown_report,
+    outcome_lines,
     route_scores,
     routing_outcome,
 )
@@ -197,8 +197,8 @@ def test_judges_eval_prints_the_classifier_as_tables(files, capsys) -> None:
 def test_the_outcome_line_gives_seconds_only_where_all_three_routes_were_timed() -> None:
     silver = {"q1": {"correct": {"A": False, "B": True, "C": True}}}
     outcome = routing_outcome(["q1"], ["C"], silver)
-    line = _outcome_line(outcome)[0]
+    line = outcome_lines(outcome)[0]
     assert "routed 100.0%" in line and "no uncached timing for all three routes" in line
     silver["q1"]["seconds"] = {"A": 1.0, "B": 2.0, "C": 10.0}
-    line = _outcome_line(routing_outcome(["q1"], ["C"], silver))[0]
+    line = outcome_lines(routing_outcome(["q1"], ["C"], silver))[0]
     assert "on the 1 timed by all three: single 2.0, routed 10.0, IRCoT 10.0" in line
