@@ -5,7 +5,8 @@ python -m bench.headline docs/bench/full-dev docs/bench/full-usrdoc
 One row per strategy. For each results folder: F1 (the average over its datasets, or its one
 dataset) and the difference from single-step on the same questions, with its paired bootstrap
 95% interval (`*` when it excludes zero). Then the costs per question on the first folder:
-LLM calls, tokens and seconds (cold-start runs when there are any).
+LLM calls, tokens and seconds (cold-start runs when there are any, at the reference machine
+speed of `bench.stage_report`).
 
 `--common` keeps only the questions every strategy of a folder has answered: while a resumable
 run is under way, its strategies have reached different questions, and their F1 would not be

@@ -27,6 +27,8 @@ __all__ = [
 
 ROBUSTNESS_STRATEGIES = ("single", "crag", "self-crag")
 
+SECONDS_LABEL = "seconds per question (at the reference machine speed)"
+
 
 def plot_f1_vs_time(
     records: Sequence[Record], *, title: str = "", cost: Literal["seconds", "tokens"] = "seconds"
@@ -39,9 +41,9 @@ def plot_f1_vs_time(
         cost: `seconds` per question, or LLM `tokens` (prompt plus generated) per question,
             which does not depend on how busy the machine was. Against seconds, only the runs
             that measure model time count (`bench.stage_report.model_time_runs`: no cached
-            LLM call, cold-start when the run has any), so a strategy with none is left out
-            rather than shown at a warm or cached time. F1 is over every question, as in
-            the main table.
+            LLM call, cold-start when the run has any), at the reference machine speed, so a
+            strategy with none is left out rather than shown at a warm or cached time. F1 is
+            over every question, as in the main table.
     """
     shown = {r.strategy for r in (model_time_runs(records) if cost == "seconds" else records)}
     rows = [r for r in summarize(records) if r.dataset == AVERAGE and r.strategy in shown]
@@ -57,7 +59,7 @@ def plot_f1_vs_time(
             xytext=(5, 4),
             fontsize=9,
         )
-    axes.set_xlabel("seconds per question" if cost == "seconds" else "LLM tokens per question")
+    axes.set_xlabel(SECONDS_LABEL if cost == "seconds" else "LLM tokens per question")
     axes.set_ylabel("F1 (average over datasets)")
     axes.set_title(title or f"F1 against {'time' if cost == 'seconds' else 'tokens'} per question")
     axes.grid(alpha=0.3)
@@ -69,7 +71,8 @@ def plot_time_stages(records: Sequence[Record], *, title: str = "") -> Figure:
     """Draw one horizontal bar per strategy: its mean seconds per question, split by stage.
 
     Rests on the runs `bench.stage_report.timed_records` keeps (cold-start runs when there
-    are any, none with a cached LLM call); says so when there are none.
+    are any, none with a cached LLM call, at the reference machine speed); says so when there
+    are none.
     """
     rows = stage_rows(records)
     figure = Figure(figsize=(7, 0.45 * len(rows) + 2.4))
@@ -88,7 +91,7 @@ def plot_time_stages(records: Sequence[Record], *, title: str = "") -> Figure:
     cold = "cold start, " if any(r.cold_start for r in timed_records(records)) else ""
     runs = sum(row.runs for row in rows)
     axes.set_title(title or f"Where the time goes ({cold}{runs} runs)")
-    axes.set_xlabel("seconds per question")
+    axes.set_xlabel(SECONDS_LABEL)
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     return figure

@@ -2,7 +2,8 @@
 
 The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 / Acc, steps
 (retrieval calls per question, web searches included), seconds per question (of the runs
-that measure model time, `bench.stage_report.model_time_runs`, as the plots) and time
+that measure model time, `bench.stage_report.model_time_runs`, as the plots, at the reference
+machine speed) and time
 relative to single-step, per dataset and on average over datasets (each dataset weighs the
 same).
 EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
@@ -253,7 +254,7 @@ def markdown_report(records: Sequence[Record], *, title: str = "Benchmark result
             "Acc against single-step (paired bootstrap 95%; * beyond noise)",
             versus_table(records, metric="acc"),
         ),
-        ("Where the time goes (seconds per question)", stage_table(records)),
+        ("Where the time goes (seconds per question, reference speed)", stage_table(records)),
         ("Route mix", route_mix(records)),
         ("CRAG actions", crag_mix(records)),
         ("Abstention (unanswerable questions)", abstention_table(records)),

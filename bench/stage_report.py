@@ -3,32 +3,43 @@
 Only runs whose seconds are the model's and the graph's own count: timed per stage (older
 records are not), no LLM call answered from the response cache, no error, nothing dropped
 from the index. When some of them started every LLM call cold, only those count, so a
-strategy's time never depends on what ran before it (`bench.harness`). A run whose llama.cpp
-throughput (prompt or decoding tokens a second) is under a third of the median among the runs
-compared was interrupted: the machine was paused or loaded while it ran, so its seconds are not
-the strategy's and it does not count either (`steady`).
+strategy's time never depends on what ran before it (`bench.harness`).
+
+Seconds are reported at one reference machine speed (`at_reference_speed`). The benchmark's
+machine is shared: over one run of record its llama.cpp prompt speed fell from 75 to 23
+tokens a second, between sessions and within one. Measured as they are, seconds
+would rank strategies by when they ran. So a run's prompt evaluation counts as its prompt
+tokens at `PROMPT_RATE`, its decoding as its generated tokens at `DECODE_RATE`, and its
+other stages (retrieval, evaluator, strips, ...) are scaled by how much slower than
+`PROMPT_RATE` its own prompt evaluation ran.
 """
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from statistics import fmean, median
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from statistics import fmean
 
 from bench.records import Record
 from bench.stages import STAGES
 from bench.strategies import ordered_strategies
 
 __all__ = [
+    "DECODE_RATE",
+    "PROMPT_RATE",
     "StageRow",
+    "at_reference_speed",
     "cold_if_any",
     "model_time_runs",
     "stage_rows",
     "stage_table",
-    "steady",
     "timed_records",
 ]
 
-SLOWDOWN = 3.0
-"""A run this many times slower than the median throughput was interrupted (`steady`)."""
+PROMPT_RATE = 75.0
+"""Prompt tokens a second of the reference machine: the median over the 565 timed ladder runs
+of `docs/bench/full-dev` (default reader, two idle cores, every call cold)."""
+
+DECODE_RATE = 22.0
+"""Generated tokens a second of the reference machine, over the same runs."""
 
 
 @dataclass(frozen=True)
@@ -63,39 +74,42 @@ def _decode_rate(record: Record) -> float | None:
     return _rate(record.generated_tokens, record.stages.get("decode", 0.0))
 
 
-def steady(records: Sequence[Record]) -> list[Record]:
-    """Drop the runs whose prompt or decoding throughput is under 1/`SLOWDOWN` of the median.
+def at_reference_speed(record: Record) -> Record:
+    """Return the run with its stages and seconds at the reference machine speed.
 
-    llama.cpp's speed is the machine's, not the strategy's, so a run far slower than the
-    others was interrupted (a paused or loaded machine) and its seconds would mislead. Runs
-    with no model time to judge (no LLM call, untimed, cached) are kept.
+    A run with no prompt evaluation to measure the machine by (no LLM call, cached, untimed)
+    is returned as it is.
     """
-    floors: list[tuple[Callable[[Record], float | None], float]] = []
-    for rate in (_prompt_rate, _decode_rate):
-        rates = [r for r in map(rate, records) if r is not None]
-        if rates:
-            floors.append((rate, median(rates) / SLOWDOWN))
-    return [
-        r for r in records if all((x := rate(r)) is None or x >= floor for rate, floor in floors)
-    ]
+    rate = _prompt_rate(record)
+    if rate is None:
+        return record
+    slowdown = rate / PROMPT_RATE
+    stages = {stage: seconds * slowdown for stage, seconds in record.stages.items()}
+    stages["prompt"] = record.prompt_tokens / PROMPT_RATE
+    if _decode_rate(record) is not None:
+        stages["decode"] = record.generated_tokens / DECODE_RATE
+    return replace(record, stages=stages, seconds=sum(stages.values()))
 
 
 def model_time_runs(records: Sequence[Record]) -> list[Record]:
-    """Return the runs whose seconds are model time: no cached LLM call, cold when any are.
+    """Return the runs whose seconds are model time, at the reference machine speed.
 
-    Falls back to every run when none qualifies (a fully cached replay, an older warm run);
-    interrupted runs (`steady`) never count, unless every run was.
+    Those are the runs with no cached LLM call, cold when any are, each `at_reference_speed`.
+    Falls back to every run when none qualifies (a fully cached replay, an older warm run).
     """
     chosen = cold_if_any([r for r in records if r.cache_hits == 0] or records)
-    return steady(chosen) or chosen
+    return [at_reference_speed(r) for r in chosen]
 
 
 def timed_records(records: Sequence[Record]) -> list[Record]:
-    """Return the runs whose stages measure model and graph time (see the module's note)."""
+    """Return the runs whose stages measure model and graph time, at the reference speed.
+
+    See the module's note for which runs those are.
+    """
     timed = [
         r for r in records if r.stages and r.cache_hits == 0 and r.error is None and not r.drop_gold
     ]
-    return steady(cold_if_any(timed))
+    return [at_reference_speed(r) for r in cold_if_any(timed)]
 
 
 def stage_rows(records: Sequence[Record]) -> list[StageRow]:
@@ -121,7 +135,9 @@ def stage_table(records: Sequence[Record]) -> str:
     timed = timed_records(records)
     kind = "every LLM call started cold" if timed[0].cold_start else "warm prompt cache"
     lines = [
-        f"Mean over {len(timed)} runs ({kind}; no cached LLM call, no error, no gold dropped). "
+        f"Mean over {len(timed)} runs ({kind}; no cached LLM call, no error, no gold dropped), "
+        f"at the reference machine speed ({PROMPT_RATE:.0f} prompt and {DECODE_RATE:.0f} "
+        "generated tokens a second; `bench.stage_report`). "
         "`prompt` and `decode` are llama.cpp's prompt evaluation and decoding, in every node; "
         "the other stages are their nodes' own time outside the LLM; `other` is the rest "
         "(answer writing and rewriting outside the model, graph overhead).",

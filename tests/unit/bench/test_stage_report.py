@@ -3,7 +3,14 @@ import pytest
 from bench.outputs import write_reports
 from bench.plots import plot_f1_vs_time, plot_time_stages, png_bytes
 from bench.report import markdown_report
-from bench.stage_report import model_time_runs, stage_rows, stage_table, steady
+from bench.stage_report import (
+    DECODE_RATE,
+    PROMPT_RATE,
+    at_reference_speed,
+    model_time_runs,
+    stage_rows,
+    stage_table,
+)
 from bench.stages import STAGES
 
 from .factories import record
@@ -43,33 +50,42 @@ def test_stage_rows_average_the_cold_uncached_timed_runs():
     assert rows["crag"].stages["evaluator"] == 0.5
 
 
-def run_at(qid, *, prompt, decode, tokens=(700, 20)):
+def run_at(qid, *, prompt, decode, retrieval=0.0, tokens=(750, 22)):
     """A single-step run that evaluated `tokens` in `prompt` and `decode` seconds."""
     return record(
         "single",
         qid,
         score=1.0,
-        seconds=prompt + decode,
-        stages={"prompt": prompt, "decode": decode},
+        seconds=prompt + decode + retrieval,
+        stages={"retrieval": retrieval, "prompt": prompt, "decode": decode},
         prompt_tokens=tokens[0],
         generated_tokens=tokens[1],
         cold_start=True,
     )
 
 
-def test_a_run_far_slower_than_the_machine_was_interrupted_and_does_not_count():
-    runs = [run_at(str(i), prompt=10.0, decode=1.0) for i in range(4)]
-    paused_decoding = run_at("p", prompt=10.0, decode=4.0)  # 5 tok/s against 20
-    paused_prompt = run_at("q", prompt=31.0, decode=1.0)  # 22.6 tok/s against 70
-    loaded = run_at("l", prompt=25.0, decode=2.5)  # 2.5x slower: still counts
+def test_a_run_on_a_slower_machine_counts_at_the_reference_speed():
+    assert (PROMPT_RATE, DECODE_RATE) == (75.0, 22.0)
+    idle = run_at("i", prompt=10.0, decode=1.0, retrieval=1.0)  # 75 and 22 tok/s
+    loaded = run_at("l", prompt=30.0, decode=2.0, retrieval=3.0)  # 3x slower prompt
+    assert at_reference_speed(idle).stages == pytest.approx(idle.stages)
+    slowed = at_reference_speed(loaded)
+    assert slowed.stages == pytest.approx({"retrieval": 1.0, "prompt": 10.0, "decode": 1.0})
+    assert slowed.seconds == pytest.approx(12.0)
+    assert loaded.seconds == 35.0  # the record itself is left as measured
+    assert [r.seconds for r in model_time_runs([idle, loaded])] == pytest.approx([12.0, 12.0])
+    assert stage_rows([idle, loaded])[0].seconds == pytest.approx(12.0)
+
+
+def test_a_run_with_no_prompt_evaluation_keeps_its_measured_seconds():
     no_llm = record(
         "single", "n", score=1.0, seconds=0.5, stages={"retrieval": 0.5}, cold_start=True
     )
-    records = [*runs, paused_decoding, paused_prompt, loaded, no_llm]
-    assert [r.id for r in steady(records)] == ["0", "1", "2", "3", "l", "n"]
-    assert [r.id for r in model_time_runs(records)] == ["0", "1", "2", "3", "l", "n"]
-    assert stage_rows(records)[0].runs == 6
-    assert steady([paused_decoding]) == [paused_decoding]  # alone it is the median
+    assert at_reference_speed(no_llm) is no_llm
+    no_decode = run_at("d", prompt=20.0, decode=0.0, tokens=(750, 0))  # 2x slower prompt
+    assert at_reference_speed(no_decode).stages == pytest.approx(
+        {"retrieval": 0.0, "prompt": 10.0, "decode": 0.0}
+    )
 
 
 def test_without_cold_runs_the_warm_ones_count():
