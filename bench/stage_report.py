@@ -83,8 +83,8 @@ def at_reference_speed(record: Record) -> Record:
     rate = _prompt_rate(record)
     if rate is None:
         return record
-    slowdown = rate / PROMPT_RATE
-    stages = {stage: seconds * slowdown for stage, seconds in record.stages.items()}
+    speed = rate / PROMPT_RATE  # the machine's, while this run ran, against the reference
+    stages = {stage: seconds * speed for stage, seconds in record.stages.items()}
     stages["prompt"] = record.prompt_tokens / PROMPT_RATE
     if _decode_rate(record) is not None:
         stages["decode"] = record.generated_tokens / DECODE_RATE
