@@ -3,9 +3,8 @@
 The main table has Adaptive-RAG's Table 1 shape: one row per strategy, EM / F1 / Acc, steps
 (retrieval calls per question, web searches included), seconds per question (of the runs
 that measure model time, `bench.stage_report.model_time_runs`, as the plots, at the reference
-machine speed) and time
-relative to single-step, per dataset and on average over datasets (each dataset weighs the
-same).
+machine speed) and time relative to single-step, per dataset and on average over datasets
+(each dataset weighs the same).
 EM / F1 / Acc are over answerable questions only; unanswerable ones (no gold answers) are
 scored by abstention in their own table. Each strategy's difference from single-step on the
 same questions, with its paired interval, is in `bench.versus`; where the time goes, stage by
