@@ -9,7 +9,8 @@ occur in a supporting passage: as whole words after SQuAD normalisation, or as a
 case-insensitive match bounded by non-word characters (for answers such as
 `system_uid_max` inside `--variable=system_uid_max`). An
 unanswerable question has no answers and no passages. Every package folder under `docs/`
-must hold its `copyright` file.
+must hold its `copyright` file. `split` is `dev` or `test`, and a `dev.jsonl` / `test.jsonl`
+beside the set (one half, for `acrag eval --data`) must hold exactly that half.
 
 The multi-turn set (`bench.datasets.conversations`) is checked too: 2-3 turns, the first
 already standalone, every standalone turn a question, every follow-up leaning on the
@@ -54,6 +55,7 @@ __all__ = [
 DATASETS_DIR = Path(__file__).resolve().parent
 DOCS = "docs"
 _REQUIRED = ("id", "dataset", "hop", "split", "question", "answers", "passages", "meta")
+_SPLITS = ("dev", "test")
 
 
 @dataclass
@@ -139,6 +141,8 @@ def _record_problems(record: dict[str, Any], docs: Path) -> Iterator[str]:
         return
     if record["hop"] not in ("single", "multi"):
         yield f"hop must be single or multi, not {record['hop']!r}"
+    if record["split"] not in _SPLITS:
+        yield f"split must be dev or test, not {record['split']!r}"
     files = record["meta"].get("files") or []
     for name in files:
         if not (docs / name).is_file():
@@ -157,6 +161,19 @@ def _licence_problems(docs: Path) -> Iterator[str]:
             yield f"{package.name}: no copyright file"
 
 
+def _split_file_problems(path: Path, records: list[dict[str, Any]]) -> Iterator[str]:
+    """Yield how a `dev.jsonl` / `test.jsonl` beside the set differs from its `split` field."""
+    for split in _SPLITS:
+        file = path.parent / f"{split}.jsonl"
+        if not file.is_file():
+            continue
+        lines = file.read_text(encoding="utf-8").splitlines()
+        listed = sorted(str(json.loads(line).get("id")) for line in lines if line.strip())
+        wanted = sorted(str(r.get("id")) for r in records if r.get("split") == split)
+        if listed != wanted:
+            yield f"{file.name} does not hold exactly the {split} questions of {path.name}"
+
+
 def check_set(path: Path) -> CheckReport:
     """Check one question set against the documents beside it."""
     report = CheckReport(path)
@@ -166,17 +183,20 @@ def check_set(path: Path) -> CheckReport:
         return report
     report.problems += list(_licence_problems(docs))
     seen: set[str] = set()
+    records: list[dict[str, Any]] = []
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             record = json.loads(line)
+            records.append(record)
             where = f"{path.name}:{number} ({record.get('id')})"
             if record.get("id") in seen:
                 report.problems.append(f"{where}: duplicate id")
             seen.add(str(record.get("id")))
             report.problems += [f"{where}: {p}" for p in _record_problems(record, docs)]
             report.counts[_kind(record)] += 1
+    report.problems += list(_split_file_problems(path, records))
     return report
 
 
