@@ -50,6 +50,7 @@ _PAGE_NUMBER = re.compile(
 )
 _HYPHEN_BREAK = re.compile(r"([a-z]{2})-\n[ \t]*([a-z])")
 _OPTION = re.compile(r"^-{1,2}[A-Za-z0-9?#@+]|^\+[A-Za-z0-9]")
+_FAQ = re.compile(r"^\d{1,3}[.)]\s+\S.{0,150}\?$")
 _BLANK_RUN = re.compile(r"\n{3,}")
 
 
@@ -74,7 +75,10 @@ def _is_heading(line: str, following: str | None) -> bool:
     letters = [c for c in words if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(words.split()) <= 6:
         return True
-    return words.endswith(":") and following is not None and _indent(following) > 0
+    if _FAQ.match(words):
+        return True
+    short = len(words.split()) <= 5 and words[0].isupper()
+    return short and words.endswith(":") and following is not None and _indent(following) > 0
 
 
 def _next_line(lines: list[str], start: int) -> str | None:
