@@ -88,8 +88,8 @@ def _alias(token: str, text: str) -> str:
 
 
 def _sentence(kind: Kind, token: str, alias: str, question: str, *, short: bool) -> str:
-    if short:
-        return token
+    if short:  # the bare option, without its argument: `--after-context=NUM` -> `--after-context`
+        return re.sub(r"[=\[].*$", "", token) if kind == "option" else token
     named = f"`{token}`" + (f" (`{alias}`)" if alias else "")
     if kind == "value" and re.search(r"\bdefault\b", question, re.I):
         return f"The default is {named}."

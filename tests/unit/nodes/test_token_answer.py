@@ -111,3 +111,10 @@ def test_default_value_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     strip = _strip("FROB_LEVEL\n    the default level when -l is not given (default 3)")
     answer = answer_with_token(None, "What is the default frob level?", [strip], short=False)  # type: ignore[arg-type]
     assert answer is not None and answer.text == "The default is `3`."
+
+
+def test_short_style_drops_the_option_argument(monkeypatch: pytest.MonkeyPatch) -> None:
+    _choose(monkeypatch, "--after-context=NUM")
+    strip = _strip("-A, --after-context=NUM  print NUM lines of trailing context")
+    answer = answer_with_token(None, "How do I show lines after each hit?", [strip], short=True)  # type: ignore[arg-type]
+    assert answer is not None and answer.text == "--after-context"
