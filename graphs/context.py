@@ -67,6 +67,11 @@ class Context:
     answer_style: Literal["sentence", "short"] = _opt(
         "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
     )
+    token_answers: bool = _opt(
+        False,
+        "Answer option, key, path and value questions with a token chosen from the kept strips "
+        "(schema-constrained choice; docs/answers.md); other questions use the reader.",
+    )
     max_answer_tokens: int = _opt(96, "Token cap for each generated answer or IRCoT sentence.")
     repeat_penalty: float = _opt(
         1.15, "llama.cpp repetition penalty for answers (1.0 = off; tiny models loop without it)."

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 
 from models.errors import ModelSpecError
-from models.files import check_gguf, qwen_path, smollm2_path
+from models.files import check_gguf, qwen15_path, qwen_path, smollm2_path
 from models.llamacpp import ChatLlamaCpp
 
 __all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse_spec"]
@@ -15,18 +15,20 @@ __all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse
 BASE_URL_ENV = "ACRAG_LLM_BASE_URL"
 VALID_FORMS = (
     "qwen2.5-coder-0.5b or qwen (Qwen2.5-Coder-0.5B-Instruct, the default reader)",
+    "qwen2.5-coder-1.5b (Qwen2.5-Coder-1.5B-Instruct: stronger, about 2x slower)",
     "smollm2 or local (SmolLM2-135M-Instruct: faster, much weaker)",
     "gguf:PATH (any GGUF file)",
     "PROVIDER:MODEL for LangChain's init_chat_model, e.g. openai:gpt-4o-mini, ollama:llama3.2",
 )
 _QWEN = "qwen2.5-coder-0.5b"
+_QWEN15 = "qwen2.5-coder-1.5b"
 
 
 @dataclass(frozen=True)
 class ModelSpec:
     """A parsed model spec."""
 
-    kind: Literal["local", "gguf", "qwen", "remote"]
+    kind: Literal["local", "gguf", "qwen", "qwen15", "remote"]
     target: str = ""
     """The GGUF path for `gguf`, the model name for `remote`."""
     provider: str = ""
@@ -45,6 +47,8 @@ def parse_spec(spec: str) -> ModelSpec:
         return ModelSpec("local")
     if text in (_QWEN, "qwen"):
         return ModelSpec("qwen")
+    if text == _QWEN15:
+        return ModelSpec("qwen15")
     provider, sep, name = text.partition(":")
     if not sep:
         provider, sep, name = text.partition("/")
@@ -107,6 +111,10 @@ def load_chat_model(
             from stores.home import cache_dir
 
             return ChatLlamaCpp(model_path=str(qwen_path(cache_dir())), **kwargs)
+        case "qwen15":
+            from stores.home import cache_dir
+
+            return ChatLlamaCpp(model_path=str(qwen15_path(cache_dir())), **kwargs)
         case "remote":
             return _remote(parsed, spec, **kwargs)
     raise AssertionError(parsed.kind)

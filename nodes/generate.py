@@ -5,6 +5,7 @@ written outside the answer stream, and `reflect` may prefer one of them (`finali
 the answer was revised).
 """
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from graphs.state import Candidate, Passage, State, Strip
 from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
 from nodes._degrade import retry_or_degrade
+from nodes._token_answer import answer_with_token
 from prompts.framing import as_data
 from prompts.generate import (
     ANSWER_SYSTEM,
@@ -32,6 +34,8 @@ from prompts.generate import (
 )
 
 __all__ = ["answer_messages", "clean_answer", "evidence_groups", "generate", "retry_options"]
+
+logger = logging.getLogger(__name__)
 
 _HISTORY_TURNS = 6
 """Earlier messages a closed-book answer sees."""
@@ -110,10 +114,41 @@ def _candidate(
     )
 
 
+def _token_candidate(
+    state: State, context: Context, model: Any, kept: Sequence[Strip]
+) -> Candidate | None:
+    """Return the answer built around a token the strips hold, when the question asks one."""
+    if not (context.token_answers and kept and not state.get("retries", 0)):
+        return None
+    try:
+        chosen = answer_with_token(
+            model, state["standalone_question"], kept, short=context.answer_style == "short"
+        )
+    except Exception:  # noqa: BLE001 - no valid choice: the ordinary reader answers
+        logger.info("no token chosen; the reader answers", exc_info=True)
+        return None
+    if chosen is None:
+        return None
+    return Candidate(
+        text=chosen.text,
+        strip_hashes=[chosen.strip["hash"]],
+        logprob=None,
+        is_rel=0.0,
+        is_sup=0.0,
+        support="none",
+        is_use=0.0,
+        score=0.0,
+        message_id=None,
+    )
+
+
 def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
     """Write the candidates; the first streams live, the rest wait for `reflect`."""
     context = runtime.context
     kept = [s for s in state.get("strips") or [] if s["kept"]]
+    token = _token_candidate(state, context, deps.generator_for(context), kept)
+    if token is not None:
+        return {"candidates": [token], "events": [], "degraded": []}
     count = context.candidates if context.reflect else 1
     groups = evidence_groups(kept, count=count, per_passage=not state.get("reasoning"))
     model = deps.generator_for(context)

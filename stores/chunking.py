@@ -42,6 +42,8 @@ class Chunk:
     position: int
     hash: str
     url: str | None = None
+    section: str = ""
+    chunker: str = ""
 
     def metadata(self) -> dict[str, str | int]:
         """Return the Chroma metadata of this chunk (scalars only)."""
@@ -54,6 +56,10 @@ class Chunk:
         }
         if self.url:
             meta["url"] = self.url
+        if self.section:
+            meta["section"] = self.section
+        if self.chunker:
+            meta["chunker"] = self.chunker
         return meta
 
 

@@ -10,8 +10,9 @@ from langchain_core.embeddings import Embeddings
 
 from stores.chroma import chroma_client, open_collection, store_dir
 from stores.lexical import LexicalIndex
+from stores.structure import CHUNKER_VERSION
 
-__all__ = ["Index", "open_index"]
+__all__ = ["Index", "open_index", "reingest_needed", "stamp_chunker"]
 
 logger = logging.getLogger(__name__)
 
@@ -55,3 +56,45 @@ def open_index(
     client = chroma_client(home=home, chroma_url=chroma_url)
     chroma = open_collection(client, collection, embeddings=embeddings)
     return Index(chroma, LexicalIndex(store_dir(home, chroma_url) / "bm25" / collection))
+
+
+_PAGE = 5000
+
+
+def _legacy_sources(collection: Collection) -> set[str]:
+    """Return the files whose chunks were cut by an older chunker (JSONL passages excepted)."""
+    old: set[str] = set()
+    for start in range(0, collection.count(), _PAGE):
+        rows = collection.get(include=["metadatas"], limit=_PAGE, offset=start)["metadatas"]
+        for meta in rows or []:
+            source = str(meta.get("source", ""))
+            if meta.get("chunker") != CHUNKER_VERSION and not source.endswith(".jsonl"):
+                old.add(source)
+    return old
+
+
+def stamp_chunker(index: Index) -> str | None:
+    """Record on the collection which chunker cut it; say which files need re-ingesting."""
+    old = _legacy_sources(index.collection)
+    stamp = "mixed" if old else CHUNKER_VERSION
+    if (index.collection.metadata or {}).get("chunker") != stamp:
+        index.collection.modify(metadata={"chunker": stamp})
+    if not old:
+        return None
+    names = ", ".join(sorted(old)[:3]) + (f" and {len(old) - 3} more" if len(old) > 3 else "")
+    return (
+        f"re-ingest needed: {len(old)} file(s) were chunked before {CHUNKER_VERSION} "
+        f"(no heading paths, option lists cut mid-entry): {names}"
+    )
+
+
+def reingest_needed(index: Index) -> str | None:
+    """Return a warning when the index was not (wholly) cut by today's chunker."""
+    stamp = (index.collection.metadata or {}).get("chunker")
+    if stamp == CHUNKER_VERSION or index.collection.count() == 0:
+        return None
+    return (
+        f"this index was built {'partly ' if stamp == 'mixed' else ''}before chunker "
+        f"{CHUNKER_VERSION}: re-ingest needed for structure-aware chunks "
+        "(run `acrag ingest` again on your documents; unchanged files are re-cut once)"
+    )

@@ -26,14 +26,17 @@ from stores.chunking import (
     content_hash,
     minilm_token_counter,
 )
-from stores.index import Index, open_index
+from stores.index import Index, open_index, stamp_chunker
 from stores.loaders import (
     DEFAULT_MAX_FILE_MB,
     LoadedSource,
+    Passage,
     SkippedFile,
     expand_paths,
     load_source,
 )
+from stores.packing import section_title, structured_chunks
+from stores.structure import CHUNKER_VERSION
 
 __all__ = ["IngestReport", "chunk_source", "ingest", "remove_sources"]
 
@@ -65,27 +68,49 @@ class IngestReport:
         )
 
 
+def _pieces(
+    passage: Passage, *, chunk_tokens: int, overlap: int, count_tokens: TokenCounter
+) -> list[tuple[str, str, str]]:
+    """Return (title, section, text) of each chunk of one passage."""
+    if passage.fmt == "passage":
+        texts = chunk_text(
+            passage.text, chunk_tokens=chunk_tokens, overlap=overlap, count_tokens=count_tokens
+        )
+        return [(passage.title, "", text) for text in texts]
+    sections = structured_chunks(
+        passage.text, passage.fmt, chunk_tokens=chunk_tokens, count_tokens=count_tokens
+    )
+    return [(section_title(passage.title, s.path), " > ".join(s.path), s.text) for s in sections]
+
+
 def chunk_source(
     loaded: LoadedSource, *, chunk_tokens: int, overlap: int, count_tokens: TokenCounter
 ) -> list[Chunk]:
-    """Chunk every passage of a source; ids hash title+text (JSONL) or source+text (files)."""
+    """Chunk every passage of a source; ids hash title+text (JSONL) or source+text (files).
+
+    Files are split by their structure (stores/structure.py): a chunk's title carries its
+    heading path, and its id the chunker version, so a new chunker replaces old chunks.
+    """
     chunks: dict[str, Chunk] = {}
     for passage in loaded.passages:
-        pieces = chunk_text(
-            passage.text, chunk_tokens=chunk_tokens, overlap=overlap, count_tokens=count_tokens
-        )
-        for text in pieces:
+        structured = passage.fmt != "passage"
+        version = CHUNKER_VERSION if structured else ""
+        for title, section, text in _pieces(
+            passage, chunk_tokens=chunk_tokens, overlap=overlap, count_tokens=count_tokens
+        ):
             key = passage.title if loaded.keyed_by_title else loaded.source
-            chunk_id = content_hash(key, text)[:32]
+            chunk_id = content_hash(*([key, version, text] if structured else [key, text]))[:32]
             if chunk_id not in chunks:
                 chunks[chunk_id] = Chunk(
                     chunk_id,
                     text,
                     loaded.source,
-                    passage.title,
+                    title,
                     len(chunks),
                     content_hash(text),
                     passage.url,
+                    section,
+                    version,
                 )
     return list(chunks.values())
 
@@ -198,6 +223,9 @@ def ingest(
         if stale:
             index.collection.delete(ids=sorted(stale))
         index.lexical.rebuild(index.collection)
+    old = stamp_chunker(index)
+    if old:
+        report.notes.append(("index", old))
     report.added, report.removed = len(todo), len(stale)
     report.total_chunks = index.collection.count()
     report.seconds = time.perf_counter() - started

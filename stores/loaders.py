@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stores.structure import Format, html_to_markdown
+
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
     "SUPPORTED_SUFFIXES",
@@ -44,6 +46,9 @@ class Passage:
     title: str
     text: str
     url: str | None = None
+    fmt: Format = "passage"
+    """How to split it: `markdown` or `text` by structure (stores/structure.py), or `passage`
+    (JSONL) by sentences only."""
 
 
 @dataclass
@@ -169,7 +174,7 @@ def _html(text: str, default: str) -> tuple[str, str]:
         if not tag.decomposed:
             tag.decompose()
     body = soup.body or soup
-    return title or default, body.get_text("\n")
+    return title or default, html_to_markdown(body)
 
 
 def _pdf(path: Path, data: bytes, default: str) -> tuple[str, str]:
@@ -221,6 +226,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     except UnicodeEncodeError as error:
         raise SkippedFile("the file name is not valid UTF-8; rename the file") from error
     notes: list[str] = []
+    fmt: Format = "markdown" if suffix in {".md", ".markdown", ".html", ".htm"} else "text"
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
     else:
@@ -236,4 +242,4 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
             title = _title_from_markdown(text, stem) if suffix != ".txt" else stem
     if not text.strip():
         raise SkippedFile("no extractable text")
-    return LoadedSource(source, [Passage(title, text)], notes)
+    return LoadedSource(source, [Passage(title, text, fmt=fmt)], notes)

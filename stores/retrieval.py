@@ -9,7 +9,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
-from stores.index import Index, open_index
+from stores.index import Index, open_index, reingest_needed
 
 __all__ = ["RRF_K", "HybridRetriever", "Mode", "make_retriever", "reciprocal_rank_fusion"]
 
@@ -107,4 +107,6 @@ def make_retriever(
     if mode not in ("dense", "bm25", "hybrid"):
         raise ValueError(f"unknown retrieval mode {mode!r}; use dense, bm25 or hybrid")
     index = open_index(home=home, collection=collection, chroma_url=chroma_url)
+    if warning := reingest_needed(index):
+        logger.warning(warning)
     return HybridRetriever(index=index, k=k, mode=mode)

@@ -101,3 +101,10 @@ def test_llama_cpp_settings_are_not_sent_to_remote_models(monkeypatch: pytest.Mo
     )
     assert load_chat_model("openai:gpt-4o-mini", repeat_penalty=1.3, prompt_cache=False) == "remote"
     assert "repeat_penalty" not in calls[0] and "prompt_cache" not in calls[0]
+
+
+def test_the_larger_reader_has_its_own_spec() -> None:
+    from models.chat import parse_spec
+
+    assert parse_spec("qwen2.5-coder-1.5b").kind == "qwen15"
+    assert parse_spec("qwen2.5-coder-0.5b").kind == "qwen"
