@@ -236,7 +236,11 @@ def _convert(tag: Any, out: list[str]) -> None:
 
     for child in tag.children:
         if isinstance(child, NavigableString):
-            out.append(" ".join(str(child).split()) + (" " if str(child)[-1:].isspace() else ""))
+            text = str(child)
+            words = " ".join(text.split())
+            lead = " " if text[:1].isspace() and words else ""
+            trail = " " if text[-1:].isspace() else ""
+            out.append(lead + words + trail)
         elif isinstance(child, Tag):
             name = child.name
             if re.fullmatch(r"h[1-6]", name):

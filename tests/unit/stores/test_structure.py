@@ -8,7 +8,7 @@ from stores.chunking import whitespace_token_counter
 from stores.ingest import chunk_source
 from stores.loaders import load_source
 from stores.packing import Section, structured_chunks
-from stores.structure import CHUNKER_VERSION, clean_rendered
+from stores.structure import CHUNKER_VERSION, clean_rendered, html_to_markdown
 
 DATA = Path(__file__).parent / "data"
 
@@ -129,3 +129,11 @@ def test_chunk_titles_and_metadata_carry_the_heading_path() -> None:
     meta = chunk.metadata()
     assert meta["section"] == "Output control"
     assert meta["chunker"] == CHUNKER_VERSION
+
+
+def test_html_inline_markup_keeps_the_spaces_around_it() -> None:
+    from bs4 import BeautifulSoup
+
+    html = "<p>places a <code>pyvenv.cfg</code> file in it, see <a href='#'>venv</a> .</p>"
+    text = html_to_markdown(BeautifulSoup(html, "html.parser"))
+    assert "places a pyvenv.cfg file in it" in text
