@@ -231,45 +231,67 @@ def _definitions(tag: Any) -> str:
     return "\n\n".join(entries)
 
 
-def _convert(tag: Any, out: list[str]) -> None:
+def _text(node: Any) -> str:
+    """Return a text node as inline Markdown: whitespace runs squeezed, edge spaces kept."""
+    text = str(node)
+    words = " ".join(text.split())
+    lead = " " if text[:1].isspace() and words else ""
+    return lead + words + (" " if text[-1:].isspace() else "")
+
+
+def _block(tag: Any) -> str | None:
+    """Return the Markdown of a tag rendered whole, or None for one whose children follow."""
+    name = tag.name
+    if re.fullmatch(r"h[1-6]", name):
+        return f"\n\n{'#' * int(name[1])} {_inline(tag)}\n\n"
+    if name == "pre":
+        return "\n\n```\n" + tag.get_text().strip("\n") + "\n```\n\n"
+    if name == "table":
+        return "\n\n" + _table(tag) + "\n\n"
+    if name == "dl":
+        return "\n\n" + _definitions(tag) + "\n\n"
+    if name in ("ul", "ol"):
+        items = tag.find_all("li", recursive=False)
+        return "\n\n" + "\n".join(f"- {_inline(li)}" for li in items) + "\n\n"
+    if name == "br":
+        return "\n"
+    return None
+
+
+def _convert(root: Any) -> Iterator[str]:
+    """Yield the Markdown pieces of an element, depth first, with an explicit stack.
+
+    Iterative so that pathologically deep markup (thousands of nested divs) cannot exhaust
+    Python's recursion limit. Comments, doctypes and processing instructions are dropped.
+    """
     from bs4 import NavigableString, Tag
 
-    for child in tag.children:
-        if isinstance(child, NavigableString):
-            text = str(child)
-            words = " ".join(text.split())
-            lead = " " if text[:1].isspace() and words else ""
-            trail = " " if text[-1:].isspace() else ""
-            out.append(lead + words + trail)
-        elif isinstance(child, Tag):
-            name = child.name
-            if re.fullmatch(r"h[1-6]", name):
-                out.append(f"\n\n{'#' * int(name[1])} {_inline(child)}\n\n")
-            elif name == "pre":
-                out.append("\n\n```\n" + child.get_text().strip("\n") + "\n```\n\n")
-            elif name == "table":
-                out.append("\n\n" + _table(child) + "\n\n")
-            elif name == "dl":
-                out.append("\n\n" + _definitions(child) + "\n\n")
-            elif name in ("ul", "ol"):
-                items = child.find_all("li", recursive=False)
-                out.append("\n\n" + "\n".join(f"- {_inline(li)}" for li in items) + "\n\n")
-            elif name == "br":
-                out.append("\n")
-            elif name in _BLOCK_TAGS:
-                out.append("\n\n")
-                _convert(child, out)
-                out.append("\n\n")
+    stack: list[Any] = list(reversed(list(root.children)))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if type(node) is NavigableString:
+                yield _text(node)
+            elif not isinstance(node, NavigableString):
+                yield node  # a separator pushed below
+        elif isinstance(node, Tag):
+            whole = _block(node)
+            if whole is not None:
+                yield whole
+                continue
+            children = list(reversed(list(node.children)))
+            if node.name in _BLOCK_TAGS:
+                stack.append("\n\n")
+                stack.extend(children)
+                yield "\n\n"
             else:
-                _convert(child, out)
+                stack.extend(children)
 
 
 def html_to_markdown(body: Any) -> str:
     """Rewrite an HTML element (BeautifulSoup) as Markdown that keeps its structure."""
-    out: list[str] = []
-    _convert(body, out)
     lines, fenced = [], False
-    for line in "".join(out).split("\n"):
+    for line in "".join(_convert(body)).split("\n"):
         if line.strip() == "```":
             fenced = not fenced
         keep = fenced or line.startswith("    ")
