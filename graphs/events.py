@@ -32,7 +32,9 @@ __all__ = [
     "RouteEvent",
     "StripsEvent",
     "WebResultsEvent",
+    "cap_reached",
     "emit",
+    "fallback",
 ]
 
 
@@ -285,8 +287,30 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 
 
+def fallback(
+    node: str, judge: str, problem: str, *, used: str, degraded: str | None = None
+) -> FallbackEvent:
+    """Return the event of a judge, store or model that failed and the default used instead.
+
+    Args:
+        node: The node that asked.
+        judge: The role that failed, e.g. "evaluator" or "retriever".
+        problem: What went wrong.
+        used: What the node used instead.
+        degraded: Why the run is worse for it, when it is (the graph adds it to `degraded`).
+    """
+    return FallbackEvent(
+        type="fallback", node=node, judge=judge, problem=problem, used=used, degraded=degraded
+    )
+
+
+def cap_reached(node: str, cap: str, limit: int, reason: str) -> CapReachedEvent:
+    """Return the event of a loop cap (a `Context` field named `cap`) that stopped something."""
+    return CapReachedEvent(type="cap_reached", node=node, cap=cap, limit=limit, reason=reason)
+
+
 def emit(runtime: Runtime[Any] | None, payload: Event) -> Event:
-    """Stream `payload` in `custom` mode and return it (for `State.events`)."""
+    """Stream `payload` in `custom` mode (the graph also records it in `State.events`)."""
     if runtime is not None and runtime.stream_writer is not None:
         runtime.stream_writer(payload)
     return payload

@@ -22,6 +22,7 @@ __all__ = [
     "Candidate",
     "Citation",
     "InputState",
+    "IrcotEnd",
     "IrcotState",
     "Passage",
     "State",
@@ -109,20 +110,17 @@ def add_passages(left: Sequence[Passage] | None, right: Sequence[Passage] | None
 
 
 def add_events(left: Sequence[Event] | None, right: Sequence[Event] | None) -> list[Event]:
-    """Append events in order.
-
-    A subgraph (the IRCoT loop) hands back the parent's events followed by its own; only the
-    part after that shared prefix is new.
-    """
-    old, new = list(left or []), list(right or [])
-    if old and new[: len(old)] == old:
-        new = new[len(old) :]
-    return [*old, *new]
+    """Append events in order (the graph records what each node emitted)."""
+    return [*(left or []), *(right or [])]
 
 
 def add_reasons(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
     """Append reasons, each once."""
     return list(dict.fromkeys([*(left or []), *(right or [])]))
+
+
+IrcotEnd = Literal["answer", "no_fact", "no_progress", "cap"]
+"""Why IRCoT's loop ended: an answer, no new sentence, nothing new found or said, the cap."""
 
 
 class InputState(TypedDict, total=False):
@@ -161,10 +159,13 @@ class State(InputState, total=False):
     """The answer read from "So the answer is: X", when IRCoT reached one."""
     retrievals: int
     """Retrieval calls made this turn (local index)."""
+    index_failed: bool
+    """The local index failed this turn (retries spent): later retrievals try it once."""
     candidates: list[Candidate]
-    ircot_done: str | None
-    """Why IRCoT's loop ended (an answer, nothing new found, a repeat, the cap); read by its
-    router."""
+    ircot_done: IrcotEnd | None
+    """Why IRCoT's loop ended (read by its router); None while it goes on."""
+    ircot_done_reason: str | None
+    """The same, in words."""
     retries: int
     """Reflection retries used."""
     retry: Literal["regenerate", "rewrite"] | None
@@ -187,7 +188,11 @@ class State(InputState, total=False):
 
 
 class IrcotState(TypedDict, total=False):
-    """What the IRCoT loop reads and writes: its own slice of `State`."""
+    """What the IRCoT loop reads and writes: its own slice of `State`.
+
+    The parent hands it these keys but no events nor reasons: the loop records its own, and
+    the parent appends them (see `graphs.graph`).
+    """
 
     standalone_question: str
     search_query: str
@@ -196,7 +201,9 @@ class IrcotState(TypedDict, total=False):
     reasoning: list[str]
     ircot_steps: int
     ircot_answer: str | None
-    ircot_done: str | None
+    ircot_done: IrcotEnd | None
+    ircot_done_reason: str | None
     retrievals: int
+    index_failed: bool
     events: Annotated[list[Event], add_events]
     degraded: Annotated[list[str], add_reasons]

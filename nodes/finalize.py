@@ -7,9 +7,9 @@ retrieval route, the answer says so plainly instead of guessing.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
@@ -20,7 +20,7 @@ from models.text import claimed_words, content_tokens
 from nodes._common import label
 from prompts.generate import NOT_FOUND
 
-__all__ = ["NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
+__all__ = ["FinalUpdate", "NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
 
 NO_ANSWER = "I could not produce an answer."
 NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
@@ -78,7 +78,17 @@ def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
     return notes
 
 
-def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+class FinalUpdate(TypedDict):
+    """What `finalize` writes: the answer with its citations and notes, and the AI turn."""
+
+    answer: str
+    citations: list[Citation]
+    notes: list[str]
+    abstained: bool
+    messages: list[AnyMessage]
+
+
+def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> FinalUpdate:
     """Pick the best candidate (or abstain), cite its evidence, and append the AI turn."""
     context = runtime.context
     candidates = state.get("candidates") or []
@@ -106,16 +116,11 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         abstained=abstained,
         revised=revised,
     )
+    emit(runtime, shown)
     metadata = {"citations": citations, "notes": notes, "abstained": abstained}
-    return {
-        "answer": text,
-        "citations": citations,
-        "notes": notes,
-        "abstained": abstained,
-        "events": [emit(runtime, shown)],
-        "messages": [
-            AIMessage(
-                text, id=None if revised else streamed, name="acrag", response_metadata=metadata
-            )
-        ],
-    }
+    turn = AIMessage(
+        text, id=None if revised else streamed, name="acrag", response_metadata=metadata
+    )
+    return FinalUpdate(
+        answer=text, citations=citations, notes=notes, abstained=abstained, messages=[turn]
+    )

@@ -7,7 +7,7 @@ underrates a long passage whose answer sits in the middle. Web passages are not 
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -20,7 +20,15 @@ from nodes._common import score_texts
 from nodes._guard import without_instructions
 from nodes.refine_strips import split_strips
 
-__all__ = ["best_per_passage", "crag_action", "decide_crag", "grade_passages", "grading_batch"]
+__all__ = [
+    "CragUpdate",
+    "GradeUpdate",
+    "best_per_passage",
+    "crag_action",
+    "decide_crag",
+    "grade_passages",
+    "grading_batch",
+]
 
 
 def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragAction:
@@ -72,34 +80,40 @@ def best_per_passage(scores: Sequence[float], owners: Sequence[int]) -> list[flo
     return [best[index] for index in sorted(best)]
 
 
+class GradeUpdate(TypedDict):
+    """What `grade_passages` writes: the newly graded passages (none when none were new)."""
+
+    passages: NotRequired[list[Passage]]
+
+
+class CragUpdate(GradeUpdate):
+    """What `decide_crag` writes."""
+
+    crag_scores: list[float]
+    crag_action: CragAction
+
+
 def _grade(
     state: State, runtime: Runtime[Context], deps: Deps
-) -> tuple[dict[str, Any], list[float] | None]:
+) -> tuple[GradeUpdate, list[float] | None]:
     """Score the ungraded local passages; return the update and the grades (None: failed)."""
     batch = [
         p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
     ]
     if not batch:
-        return {}, []
-    texts, owners = grading_batch(
-        [p["text"] for p in batch], runtime.context, question=state["standalone_question"]
+        return GradeUpdate(), []
+    question = state["standalone_question"]
+    texts, owners = grading_batch([p["text"] for p in batch], runtime.context, question=question)
+    scores = score_texts(
+        runtime, deps, node="grade_documents", question=question, texts=texts, used="Ambiguous"
     )
-    verdict = score_texts(
-        runtime,
-        deps,
-        node="grade_documents",
-        question=state["standalone_question"],
-        texts=texts,
-        used="Ambiguous",
-    )
-    grades = None if verdict.value is None else best_per_passage(verdict.value, owners)
+    grades = None if scores is None else best_per_passage(scores, owners)
     graded: list[Passage] = [
         {**p, "score": round(s, 4)}
         for p, s in zip(batch, grades or [0.0] * len(batch), strict=True)
     ]
-    shown = emit(runtime, _grades_event(graded))
-    update = {"passages": graded, "events": [*verdict.events, shown], "degraded": verdict.degraded}
-    return update, grades
+    emit(runtime, _grades_event(graded))
+    return GradeUpdate(passages=graded), grades
 
 
 def _grades_event(graded: Sequence[Passage]) -> GradesEvent:
@@ -112,12 +126,12 @@ def _grades_event(graded: Sequence[Passage]) -> GradesEvent:
     return GradesEvent(type="grades", node="grade_documents", scores=refs)
 
 
-def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> GradeUpdate:
     """Score the local passages not graded yet (IRCoT's grading: no CRAG action)."""
     return _grade(state, runtime, deps)[0]
 
 
-def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpdate:
     """Grade the new passages, then store CRAG's action for this retrieval."""
     update, scores = _grade(state, runtime, deps)
     thresholds = runtime.context.crag_thresholds()
@@ -137,5 +151,5 @@ def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str
         upper=thresholds.upper,
         lower=thresholds.lower,
     )
-    events = [*update.get("events", []), emit(runtime, shown)]
-    return {**update, "crag_scores": scores, "crag_action": action, "events": events}
+    emit(runtime, shown)
+    return CragUpdate(**update, crag_scores=scores, crag_action=action)

@@ -8,7 +8,7 @@ original order.
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -16,11 +16,12 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import StripsEvent, StripView, emit
 from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import Verdict, label, score_texts
+from nodes._common import label, score_texts
 from nodes._guard import is_instruction, without_instructions
 
-__all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
+__all__ = ["StripsUpdate", "refine_strips", "select_strips", "split_strips", "usable_passages"]
 
+_PASSAGE = "passage scores"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
@@ -96,7 +97,13 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
     return strips
 
 
-def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+class StripsUpdate(TypedDict):
+    """What `refine_strips` writes: every strip, the kept ones marked."""
+
+    strips: list[Strip]
+
+
+def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> StripsUpdate:
     """Score the strips of newly usable passages and select the knowledge."""
     context = runtime.context
     passages = usable_passages(state)
@@ -104,40 +111,35 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[s
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
     question = state["standalone_question"]
     texts = [s["text"] for s in new]
-    verdict = (
+    scores = (
         score_texts(
-            runtime,
-            deps,
-            node="refine_strips",
-            question=question,
-            texts=texts,
-            used="passage scores",
+            runtime, deps, node="refine_strips", question=question, texts=texts, used=_PASSAGE
         )
         if new
-        else Verdict(None, [], [])
+        else None
     )
-    if verdict.value is not None:  # else each strip keeps its passage's score
-        new = [{**s, "score": round(v, 4)} for s, v in zip(new, verdict.value, strict=True)]
+    if scores is not None:  # else each strip keeps its passage's score
+        new = [{**s, "score": round(v, 4)} for s, v in zip(new, scores, strict=True)]
     strips = select_strips(
         [*old, *new],
         passages,
         threshold=context.crag_thresholds().strip,
         top_k=context.strips_top_k,
     )
+    emit(runtime, _strips_event(strips, context.strip_mode))
+    return StripsUpdate(strips=strips)
+
+
+def _strips_event(strips: Sequence[Strip], mode: str) -> StripsEvent:
     kept = sum(s["kept"] for s in strips)
-    shown = StripsEvent(
+    return StripsEvent(
         type="strips",
         node="refine_strips",
         kept=kept,
         dropped=len(strips) - kept,
-        mode=context.strip_mode,
+        mode=mode,
         strips=[
             StripView(label=label(s), score=s["score"], text=s["text"][:200], kept=s["kept"])
             for s in strips
         ],
     )
-    return {
-        "strips": strips,
-        "events": [*verdict.events, emit(runtime, shown)],
-        "degraded": verdict.degraded,
-    }
