@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from models.errors import UserError
 
 if TYPE_CHECKING:
-    from models.training.silver import StrategyRunner
+    from training.silver import StrategyRunner
 
 __all__ = ["add_labels_parser", "run_labels"]
 
@@ -69,8 +69,8 @@ def run_labels(args: argparse.Namespace) -> int:
     from bench.data import load_questions
     from bench.llm_cache import install_llm_cache
     from graphs import Context
-    from models.training.data import split_files
-    from models.training.silver import LabelConfig, run_to_file, select_subset
+    from training.data import split_files
+    from training.silver import LabelConfig, run_to_file, select_subset
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit must be at least 1")

@@ -28,7 +28,7 @@ from transformers import logging as transformers_logging
 
 from models.embeddings import minilm_path
 from models.errors import ModelFileError
-from models.training.lora import add_lora, lora_parameter_names, merge
+from training.lora import add_lora, lora_parameter_names, merge
 
 __all__ = [
     "BASE_PACKAGE",
@@ -86,7 +86,7 @@ def build_model(
     """Load the packaged MiniLM as a sequence classifier with only its top trainable.
 
     With `lora` (`{"rank": r, "alpha": a}`) every encoder layer also gets a trainable
-    low-rank adapter (`models.training.lora`).
+    low-rank adapter (`training.lora`).
     """
     path = minilm_path()
     transformers_logging.set_verbosity_error()  # the new head's "newly initialized" warning
@@ -210,7 +210,7 @@ def pair_logits(
     folder: Path, *, kind: str, quantized: bool = False
 ) -> tuple[Callable[[Sequence[str], Sequence[str]], torch.Tensor], dict[str, Any]]:
     """Load a one-logit cross-encoder artifact; return its batched (first, second) -> logits."""
-    from models.training.loop import batched_logits
+    from training.loop import batched_logits
 
     model, tokenizer, manifest = load_artifact(folder, kind=kind)
     model = quantize(model) if quantized else model

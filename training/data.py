@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from models.errors import UserError
-from models.training.answers import answer_in
+from training.answers import answer_in
 
 __all__ = [
     "Pair",

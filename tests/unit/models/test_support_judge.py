@@ -13,9 +13,9 @@ from models.support import (
     support_distribution,
     support_level,
 )
-from models.training.artifact import ArtifactError
-from models.training.calibrate_support import choose_support_thresholds
 from tests.fakes import AnswerInWindowLogits
+from training.artifact import ArtifactError
+from training.calibrate_support import choose_support_thresholds
 
 CUTS = SupportThresholds(supported=0.5, unsupported=-0.3)
 EVIDENCE = [
