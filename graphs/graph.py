@@ -29,6 +29,7 @@ from nodes.reflect import reflect
 from nodes.retrieve import retrieve
 from nodes.rewrite_query import rewrite_for_retrieval, rewrite_query
 from nodes.web_search import web_search as _web_search_node
+from stores.web import WebSearch
 
 __all__ = ["build_graph", "graph", "recorded"]
 
@@ -131,7 +132,7 @@ def build_graph(
     generator: BaseChatModel | None = None,
     rewriter: BaseChatModel | None = None,
     retriever: BaseRetriever | None = None,
-    web_search: Any | None = None,
+    web_search: WebSearch | None = None,
     classifier: ComplexityClassifier | None = None,
     evaluator: RetrievalEvaluator | None = None,
     support: SupportChecker | None = None,

@@ -2,7 +2,7 @@
 
 import re
 
-__all__ = ["claimed_words", "content_tokens", "stems", "strip_markup"]
+__all__ = ["claimed_words", "content_tokens", "split_sentences", "stems", "strip_markup"]
 
 _STOPWORDS = frozenset(
     "a an the of in on at to for from by with and or but is are was were be been being do does "
@@ -10,6 +10,7 @@ _STOPWORDS = frozenset(
     "as into about than then there their they he she his her him i you your we our us me my not "
     "no yes so if can could would should will shall may might must one also such".split()
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _TOKEN = re.compile(r"[a-z0-9]+")
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(\s[^<>]*)?/?>|<\|[^|<>]*\|>|\[/?(INST|SYS)\]")
 
@@ -39,3 +40,8 @@ def claimed_words(answer: str, question: str) -> set[str]:
 def strip_markup(text: str) -> str:
     """Return `text` without HTML-like tags and chat-template tokens, spaces folded."""
     return " ".join(_TAG.sub(" ", text).split())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Return the sentences of `text` (a full stop, ! or ? before a capital or digit ends one)."""
+    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]

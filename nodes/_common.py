@@ -13,9 +13,10 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from graphs.deps import Deps, JudgeUnavailableError
+from graphs.deps import Deps
 from graphs.events import emit, fallback
 from graphs.state import Passage, Strip
+from models.registry import JudgeUnavailableError
 from prompts.framing import as_attribute, as_data
 
 __all__ = [

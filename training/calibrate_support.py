@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from models.artifact import MANIFEST, pair_logits
 from models.support import KIND, SupportThresholds, TrainedSupportJudge
-from training.artifact import MANIFEST, pair_logits
 from training.calibrate import THRESHOLD_GRID, pair_metrics, sample_per_dataset
 from training.data import load_records, split_files
 from training.metrics import roc_auc

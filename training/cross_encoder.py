@@ -3,7 +3,7 @@
 Shared by the judges that read two texts together (the CRAG retrieval evaluator, the support
 judge): the packaged MiniLM with LoRA adapters on every encoder layer (or its top layers
 trained outright), one logit trained with binary cross-entropy (`training.loop`),
-saved with `training.artifact.save_artifact`.
+saved with `models.artifact.save_artifact`.
 """
 
 import json
@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from training.artifact import MANIFEST, build_model, resume_from, save_artifact
+from models.artifact import MANIFEST, build_model, resume_from, save_artifact
 from training.loop import fine_tune
 
 __all__ = ["CrossEncoderConfig", "train_cross_encoder"]

@@ -20,16 +20,18 @@ from typing import Any, Literal
 
 import torch
 
-from models.judges import Route
-from training.artifact import (
+from models.artifact import (
     WEIGHTS,
     build_model,
     read_manifest,
     save_artifact,
     write_manifest,
 )
+from models.classifier import ARTIFACT_DIR
+from models.heads import embed_texts, save_head
+from models.judges import Route
 from training.data import files_sha256, load_records, split_files
-from training.embed_head import embed_texts, fit_route_head, save_head
+from training.embed_head import fit_route_head
 from training.labels import ROUTES, read_label_file, readers_in, route_labels
 from training.loop import fine_tune
 from training.route_a import ROUTE_A_FILE, balanced_repeat, read_route_a
@@ -45,7 +47,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-LABELS_DIR = Path(__file__).resolve().parents[1] / "artifacts" / "labels"
+LABELS_DIR = ARTIFACT_DIR.parent / "labels"
 
 
 @dataclass(frozen=True)

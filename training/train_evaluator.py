@@ -16,10 +16,11 @@ from typing import Any, Literal
 
 import torch
 
-from training.artifact import WEIGHTS, read_manifest, write_manifest
+from models.artifact import WEIGHTS, read_manifest, write_manifest
+from models.heads import embed_texts, save_head
 from training.cross_encoder import CrossEncoderConfig, train_cross_encoder
 from training.data import Pair, build_pairs, files_sha256, load_records, split_files
-from training.embed_head import embed_texts, fit_head, save_head
+from training.embed_head import fit_head
 
 __all__ = ["EvaluatorConfig", "train_evaluator"]
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import torch
 
+from models.artifact import read_manifest, write_manifest
 from models.errors import UserError
 from models.support import KIND, WINDOW_SENTENCES, WINDOW_STRIDE, support_input
-from training.artifact import read_manifest, write_manifest
 from training.cross_encoder import CrossEncoderConfig, train_cross_encoder
 from training.data import files_sha256, load_records, split_files
 from training.support_data import (

@@ -9,6 +9,7 @@ from langgraph.errors import GraphRecursionError
 import graphs.deps as deps_module
 import models.classifier as classifier_module
 import models.evaluator as evaluator_module
+import models.registry as registry
 from graphs import Context, build_graph
 from models.judges_llm import LlmClassifier, LlmEvaluator, LlmSupportChecker, LlmUsefulness
 from nodes._degrade import NODE_ATTEMPTS
@@ -256,10 +257,10 @@ def test_missing_trained_support_judge_is_told_in_the_answer(
     """Regression: `reflect` streamed the fallback but dropped its reason from the notes."""
     reason = "the trained support is not available (no artifact); choose 'heuristic' or 'llm'"
 
-    def missing(module: str, loader: str) -> None:
-        raise deps_module.JudgeUnavailableError(reason)
+    def missing() -> None:
+        raise FileNotFoundError("no artifact")
 
-    monkeypatch.setattr(deps_module, "_trained", missing)
+    monkeypatch.setitem(registry.TRAINED_JUDGES, "support", missing)
     deps_module._judge.cache_clear()
     result = ask(make_graph(support=None), support="trained")
     deps_module._judge.cache_clear()

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from models.artifact import ArtifactError
 from models.evaluator import Thresholds, crag_action, load_thresholds
-from training.artifact import ArtifactError
 from training.calibrate import choose_thresholds
 
 T = Thresholds(upper=0.5, lower=-0.5, strip_filter=-0.2)

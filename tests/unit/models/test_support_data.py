@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from models.artifact import WEIGHTS
 from models.errors import UserError
 from training import train_support as training
 from training.answer_forms import answer_type, phrase, typed_spans
 from training.answers import answer_in
-from training.artifact import WEIGHTS
 from training.support_data import SupportPair, build_support_pairs, silver_files
 from training.train_support import SupportConfig, train_support
 

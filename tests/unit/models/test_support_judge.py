@@ -5,6 +5,7 @@ import math
 import pytest
 import torch
 
+from models.artifact import ArtifactError
 from models.judges import SupportChecker
 from models.support import (
     SupportThresholds,
@@ -14,7 +15,6 @@ from models.support import (
     support_level,
 )
 from tests.fakes import AnswerInWindowLogits
-from training.artifact import ArtifactError
 from training.calibrate_support import choose_support_thresholds
 
 CUTS = SupportThresholds(supported=0.5, unsupported=-0.3)
