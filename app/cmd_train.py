@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.cmd_labels import add_labels_parser
+from app.cmd_labels import add_labels_parser, data_dir, home_of
 from models.errors import UserError
 
 __all__ = ["COMMITTED", "add_parser", "artifact_out", "data_dir", "home_of"]
@@ -138,20 +138,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     _add_support(kinds)
     _add_classifier(kinds)
     add_labels_parser(kinds)
-
-
-def data_dir(args: argparse.Namespace) -> Path:
-    """Return the shared data folder `--data-dir` names, else the default one."""
-    from training.data import default_data_dir
-
-    return Path(args.data_dir) if args.data_dir else default_data_dir()
-
-
-def home_of(args: argparse.Namespace) -> Path:
-    """Return the acrag home of the command (`--home`, else the default)."""
-    from stores.home import acrag_home
-
-    return acrag_home(getattr(args, "home", None))
 
 
 def artifact_out(kind: str, out: Path | None, *, overwrite: bool, home: Path) -> Path:
