@@ -25,7 +25,15 @@ from graphs.events import (
 
 __all__ = ["EXAMPLE_EVENTS"]
 
-_REF = SourceRef(title="Glassmere Lighthouse", source="notes/harbour.md", position=2)
+_REF = SourceRef(
+    hash="3f2a9c1d0b7e6a54",
+    title="Glassmere Lighthouse",
+    source="notes/harbour.md",
+    position=2,
+    url=None,
+    origin="local",
+    label="notes/harbour.md#2",
+)
 _CITATION = Citation(
     marker=1,
     title="Glassmere Lighthouse",
@@ -33,6 +41,9 @@ _CITATION = Citation(
     position=2,
     url=None,
     origin="local",
+    label="notes/harbour.md#2",
+    passage_hash=_REF["hash"],
+    strip_hash="9b8c7d6e5f4a3b21",
     text="The Glassmere Lighthouse was completed in 1887.",
 )
 
@@ -80,8 +91,22 @@ EXAMPLE_EVENTS: dict[str, Event] = {
         dropped=1,
         mode="sentences",
         strips=[
-            StripView(label="notes/harbour.md#2", score=0.9, text=_CITATION["text"], kept=True),
-            StripView(label="notes/harbour.md#2", score=-0.8, text="It is white.", kept=False),
+            StripView(
+                hash=_CITATION["strip_hash"],
+                passage_hash=_REF["hash"],
+                label=_REF["label"],
+                score=0.9,
+                text=_CITATION["text"],
+                kept=True,
+            ),
+            StripView(
+                hash="1a2b3c4d5e6f7a8b",
+                passage_hash=_REF["hash"],
+                label=_REF["label"],
+                score=-0.8,
+                text="It is white.",
+                kept=False,
+            ),
         ],
     ),
     "rewrite": RewriteEvent(

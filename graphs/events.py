@@ -30,11 +30,16 @@ __all__ = [
     "RetryEvent",
     "RewriteEvent",
     "RouteEvent",
+    "ScoredRef",
+    "Source",
+    "SourceRef",
     "StripsEvent",
     "WebResultsEvent",
     "cap_reached",
     "emit",
     "fallback",
+    "source_label",
+    "source_ref",
 ]
 
 
@@ -47,26 +52,47 @@ the rewriter model's checked rewrite, the turn with its pronouns resolved by rul
 template (the turn with the previous question and a short answer as context)."""
 
 
-class Citation(TypedDict):
-    """A strip cited by the final answer (clients number and render the markers)."""
+class Source(TypedDict):
+    """Where a text comes from: the one provenance shape of passages, strips and citations."""
+
+    title: str
+    source: str
+    """File path (as ingested) for local texts, URL for web ones."""
+    position: int | None
+    """The chunk's position in its source file (local texts)."""
+    url: str | None
+    origin: Literal["local", "web"]
+
+
+def source_label(item: Source) -> str:
+    """Return where `item` comes from in one string: its URL, or `source#position`."""
+    if item["origin"] == "web":
+        return item["url"] or item["source"]
+    position = item["position"]
+    return item["source"] if position is None else f"{item['source']}#{position}"
+
+
+class Citation(Source):
+    """A strip cited by the final answer (clients number and render the markers).
+
+    Clients find the cited passage among the run's strips by `passage_hash`, and the cited
+    strip by `strip_hash`: never by comparing labels or text.
+    """
 
     marker: int
     """The citation's number, e.g. 1 for [1]."""
-    title: str
-    source: str
-    """File path (as ingested) for local strips, URL for web ones."""
-    position: int | None
-    url: str | None
-    origin: Literal["local", "web"]
+    label: str
+    """`source_label` of the strip, for display."""
+    passage_hash: str
+    strip_hash: str
     text: str
 
 
-class SourceRef(TypedDict):
-    """Where a passage comes from: its title, file (or URL) and chunk position."""
+class SourceRef(Source):
+    """A passage: its hash, where it comes from and its label."""
 
-    title: str
-    source: str
-    position: int | None
+    hash: str
+    label: str
 
 
 class ScoredRef(SourceRef):
@@ -78,11 +104,28 @@ class ScoredRef(SourceRef):
 class StripView(TypedDict):
     """One scored strip, kept or dropped."""
 
+    hash: str
+    passage_hash: str
+    """The strip's passage: a citation's `passage_hash` finds all of its strips."""
     label: str
-    """`source#position` for local strips, the URL for web ones."""
+    """`source_label` of the strip's passage."""
     score: float
     text: str
+    """The strip's text, clipped for display."""
     kept: bool
+
+
+def source_ref(item: Source, hash: str) -> SourceRef:
+    """Return the reference events carry for a passage (its provenance, hash and label)."""
+    return SourceRef(
+        hash=hash,
+        title=item["title"],
+        source=item["source"],
+        position=item["position"],
+        url=item["url"],
+        origin=item["origin"],
+        label=source_label(item),
+    )
 
 
 class CandidateView(TypedDict):

@@ -14,7 +14,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.managed import RemainingSteps
 
-from graphs.events import Citation, CragAction, Event
+from graphs.events import Citation, CragAction, Event, Source
 from models.judges import Route, SupportLevel
 
 __all__ = [
@@ -40,19 +40,12 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
 
-class Passage(TypedDict):
-    """One retrieved passage, local or from the web."""
+class Passage(Source):
+    """One retrieved passage, local or from the web, with where it comes from (`Source`)."""
 
     hash: str
     """Content hash; the de-duplication key."""
     text: str
-    title: str
-    source: str
-    """File path for local passages, URL for web ones."""
-    position: int | None
-    """The chunk's position in its source file (local passages)."""
-    url: str | None
-    origin: Literal["local", "web"]
     query: str
     """The query that retrieved it."""
     step: int
@@ -61,7 +54,7 @@ class Passage(TypedDict):
     """The retrieval evaluator's score in [-1, 1]; None until graded."""
 
 
-class Strip(TypedDict):
+class Strip(Source):
     """A knowledge strip: a piece of one passage, scored by the evaluator (CRAG refinement)."""
 
     hash: str
@@ -69,11 +62,6 @@ class Strip(TypedDict):
     order: int
     """Position of the strip inside its passage, to rejoin strips in their original order."""
     text: str
-    title: str
-    source: str
-    position: int | None
-    url: str | None
-    origin: Literal["local", "web"]
     score: float
     kept: bool
     """Selected as knowledge: above the filter threshold and among the top k."""

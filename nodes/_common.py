@@ -25,7 +25,6 @@ __all__ = [
     "score_texts",
     "call_model",
     "format_passages",
-    "label",
     "mean_logprob",
     "text_of",
     "valid_scores",
@@ -101,14 +100,6 @@ def valid_scores(scores: object, count: int) -> bool:
         and len(scores) == count
         and all(isinstance(s, int | float) and math.isfinite(s) and -1 <= s <= 1 for s in scores)
     )
-
-
-def label(item: Passage | Strip) -> str:
-    """Return where a passage or strip comes from: URL, or source#position."""
-    if item["origin"] == "web":
-        return item["url"] or item["source"]
-    position = item["position"]
-    return item["source"] if position is None else f"{item['source']}#{position}"
 
 
 def format_passages(items: Sequence[Passage | Strip]) -> str:

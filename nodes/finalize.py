@@ -14,10 +14,9 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import AnswerEvent, Citation, emit
+from graphs.events import AnswerEvent, Citation, emit, source_label
 from graphs.state import Candidate, State, Strip
 from models.text import claimed_words, content_tokens
-from nodes._common import label
 from prompts.generate import NOT_FOUND
 
 __all__ = ["FinalUpdate", "NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
@@ -27,12 +26,16 @@ NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
 
 
 def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[Citation]:
-    """Return the evidence strips that share the answer's new words (all of them if none do)."""
+    """Return the evidence strips that share the answer's new words (all of them if none do).
+
+    One citation per source (`source_label`); each carries its strip's and passage's hashes.
+    """
     words = claimed_words(answer, question)
     supporting = [s for s in evidence if words & content_tokens(s["text"])] or list(evidence)
     citations: list[Citation] = []
     for strip in supporting:
-        if any(label(strip) == _where(c) for c in citations):
+        where = source_label(strip)
+        if any(c["label"] == where for c in citations):
             continue
         citations.append(
             Citation(
@@ -42,17 +45,13 @@ def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[
                 position=strip["position"],
                 url=strip["url"],
                 origin=strip["origin"],
+                label=where,
+                passage_hash=strip["passage_hash"],
+                strip_hash=strip["hash"],
                 text=strip["text"],
             )
         )
     return citations
-
-
-def _where(citation: Citation) -> str:
-    if citation["origin"] == "web":
-        return citation["url"] or citation["source"]
-    position = citation["position"]
-    return citation["source"] if position is None else f"{citation['source']}#{position}"
 
 
 def should_abstain(

@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
+from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit, source_ref
 from graphs.state import Passage, State
 from models.text import content_tokens, stems
 from nodes._common import score_texts
@@ -117,12 +117,7 @@ def _grade(
 
 
 def _grades_event(graded: Sequence[Passage]) -> GradesEvent:
-    refs = [
-        ScoredRef(
-            title=p["title"], source=p["source"], position=p["position"], score=p["score"] or 0.0
-        )
-        for p in graded
-    ]
+    refs = [ScoredRef(**source_ref(p, p["hash"]), score=p["score"] or 0.0) for p in graded]
     return GradesEvent(type="grades", node="grade_documents", scores=refs)
 
 

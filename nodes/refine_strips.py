@@ -14,9 +14,9 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import StripsEvent, StripView, emit
+from graphs.events import StripsEvent, StripView, emit, source_label
 from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import label, score_texts
+from nodes._common import score_texts
 from nodes._guard import is_instruction, without_instructions
 
 __all__ = ["StripsUpdate", "refine_strips", "select_strips", "split_strips", "usable_passages"]
@@ -139,7 +139,14 @@ def _strips_event(strips: Sequence[Strip], mode: str) -> StripsEvent:
         dropped=len(strips) - kept,
         mode=mode,
         strips=[
-            StripView(label=label(s), score=s["score"], text=s["text"][:200], kept=s["kept"])
+            StripView(
+                hash=s["hash"],
+                passage_hash=s["passage_hash"],
+                label=source_label(s),
+                score=s["score"],
+                text=s["text"][:200],
+                kept=s["kept"],
+            )
             for s in strips
         ],
     )

@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import RetrievalEvent, SourceRef, cap_reached, emit, fallback
+from graphs.events import RetrievalEvent, cap_reached, emit, fallback, source_ref
 from graphs.state import Passage, State, content_hash
 from nodes._degrade import retry_or_degrade
 
@@ -75,7 +75,6 @@ def retrieve(
     new = [p for p in found if p["hash"] not in known]
     room = max(limit - len(known), 0) if paragraph_cap else len(new)
     dropped, new = max(len(new) - room, 0), new[:room]
-    refs = [SourceRef(title=p["title"], source=p["source"], position=p["position"]) for p in new]
     shown = RetrievalEvent(
         type="retrieval",
         node="retrieve",
@@ -83,7 +82,7 @@ def retrieve(
         step=step,
         found=len(found),
         new=len(new),
-        passages=refs,
+        passages=[source_ref(p, p["hash"]) for p in new],
     )
     emit(runtime, shown)
     if dropped:
