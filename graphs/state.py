@@ -31,6 +31,8 @@ __all__ = [
     "add_reasons",
     "add_passages",
     "content_hash",
+    "merge_scores",
+    "score_key",
 ]
 
 
@@ -102,6 +104,16 @@ def add_events(left: Sequence[Event] | None, right: Sequence[Event] | None) -> l
     return [*(left or []), *(right or [])]
 
 
+def score_key(question: str, text: str) -> str:
+    """Return the key of the evaluator's score of `text` for `question` (`window_scores`)."""
+    return content_hash(f"{question}\n{text}")
+
+
+def merge_scores(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
+    """Merge evaluator scores by key (a newer score replaces an older one)."""
+    return {**(left or {}), **(right or {})}
+
+
 def add_reasons(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
     """Append reasons, each once."""
     return list(dict.fromkeys([*(left or []), *(right or [])]))
@@ -137,6 +149,9 @@ class State(InputState, total=False):
     """CRAG's action on the latest graded retrieval (None on routes A and C)."""
     crag_scores: list[float]
     """The scores of the latest graded batch (what `crag_action` was decided on)."""
+    window_scores: Annotated[dict[str, float], merge_scores]
+    """Every evaluator score of this turn by `score_key`: grading scores passages and their
+    sentence windows, and refinement reuses those scores for the same strips."""
     web_searched: bool
     strips: list[Strip]
     """Every scored strip; `kept` marks the refined knowledge."""
@@ -186,6 +201,7 @@ class IrcotState(TypedDict, total=False):
     search_query: str
     passages: Annotated[list[Passage], add_passages]
     strips: list[Strip]
+    window_scores: Annotated[dict[str, float], merge_scores]
     reasoning: list[str]
     ircot_steps: int
     ircot_answer: str | None

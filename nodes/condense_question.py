@@ -63,6 +63,7 @@ def fresh_turn() -> dict[str, Any]:
         "reasoning": [],
         "candidates": [],
         "crag_scores": [],
+        "window_scores": Overwrite({}),
         "crag_action": None,
         "ircot_steps": 0,
         "ircot_answer": None,

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit, source_ref
-from graphs.state import Passage, State
+from graphs.state import Passage, State, score_key
 from models.text import content_tokens, stems
 from nodes._common import score_texts
 from nodes._guard import without_instructions
@@ -81,9 +81,14 @@ def best_per_passage(scores: Sequence[float], owners: Sequence[int]) -> list[flo
 
 
 class GradeUpdate(TypedDict):
-    """What `grade_passages` writes: the newly graded passages (none when none were new)."""
+    """What `grade_passages` writes.
+
+    The newly graded passages (none when none were new), and every score the evaluator gave
+    (refinement reuses the windows').
+    """
 
     passages: NotRequired[list[Passage]]
+    window_scores: NotRequired[dict[str, float]]
 
 
 class CragUpdate(GradeUpdate):
@@ -113,7 +118,12 @@ def _grade(
         for p, s in zip(batch, grades or [0.0] * len(batch), strict=True)
     ]
     emit(runtime, _grades_event(graded))
-    return GradeUpdate(passages=graded), grades
+    update = GradeUpdate(passages=graded)
+    if scores is not None:
+        update["window_scores"] = {
+            score_key(question, t): v for t, v in zip(texts, scores, strict=True)
+        }
+    return update, grades
 
 
 def _grades_event(graded: Sequence[Passage]) -> GradesEvent:

@@ -8,14 +8,14 @@ original order.
 
 import re
 from collections.abc import Sequence
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import StripsEvent, StripView, emit, source_label
-from graphs.state import Passage, State, Strip, content_hash
+from graphs.state import Passage, State, Strip, content_hash, score_key
 from nodes._common import score_texts
 from nodes._guard import is_instruction, without_instructions
 
@@ -101,6 +101,36 @@ class StripsUpdate(TypedDict):
     """What `refine_strips` writes: every strip, the kept ones marked."""
 
     strips: list[Strip]
+    window_scores: NotRequired[dict[str, float]]
+
+
+def _score(
+    strips: list[Strip], state: State, runtime: Runtime[Context], deps: Deps
+) -> tuple[list[Strip], dict[str, float]]:
+    """Score new strips, reusing the scores grading gave the same windows; return the new ones.
+
+    When the evaluator fails, each strip keeps its passage's score.
+    """
+    question = state["standalone_question"]
+    known = state.get("window_scores") or {}
+    texts = list(
+        dict.fromkeys(s["text"] for s in strips if score_key(question, s["text"]) not in known)
+    )
+    scores = (
+        score_texts(
+            runtime, deps, node="refine_strips", question=question, texts=texts, used=_PASSAGE
+        )
+        if texts
+        else []
+    )
+    if scores is None:
+        return strips, {}
+    found = {score_key(question, t): v for t, v in zip(texts, scores, strict=True)}
+    scores_now = known | found
+    scored: list[Strip] = [
+        {**s, "score": round(scores_now[score_key(question, s["text"])], 4)} for s in strips
+    ]
+    return scored, found
 
 
 def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> StripsUpdate:
@@ -109,17 +139,7 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> Strips
     passages = usable_passages(state)
     old = list(state.get("strips") or [])
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
-    question = state["standalone_question"]
-    texts = [s["text"] for s in new]
-    scores = (
-        score_texts(
-            runtime, deps, node="refine_strips", question=question, texts=texts, used=_PASSAGE
-        )
-        if new
-        else None
-    )
-    if scores is not None:  # else each strip keeps its passage's score
-        new = [{**s, "score": round(v, 4)} for s, v in zip(new, scores, strict=True)]
+    new, found = _score(new, state, runtime, deps)
     strips = select_strips(
         [*old, *new],
         passages,
@@ -127,7 +147,10 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> Strips
         top_k=context.strips_top_k,
     )
     emit(runtime, _strips_event(strips, context.strip_mode))
-    return StripsUpdate(strips=strips)
+    update = StripsUpdate(strips=strips)
+    if found:
+        update["window_scores"] = found
+    return update
 
 
 def _strips_event(strips: Sequence[Strip], mode: str) -> StripsEvent:
