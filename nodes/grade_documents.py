@@ -15,10 +15,9 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit, source_ref
 from graphs.state import Passage, State, score_key
-from models.text import content_tokens, stems
+from models.text import content_tokens, split_strips, stems
 from nodes._common import score_texts
 from nodes._guard import without_instructions
-from nodes.refine_strips import split_strips
 
 __all__ = [
     "CragUpdate",

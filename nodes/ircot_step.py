@@ -15,14 +15,11 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import IrcotStepEvent, cap_reached, emit
 from graphs.state import IrcotEnd, State
-from models.text import content_tokens, strip_markup
+from models.text import content_tokens, leading_sentence, strip_markup
 from nodes._common import ask_judge, call_model, format_passages, text_of
 from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
 __all__ = ["IrcotUpdate", "first_sentence", "ircot_step", "read_answer"]
-
-_SENTENCE = re.compile(r"^(.+?(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))[.!?])(\s|$)")
-"""A sentence ends at . ! or ?, but not after an initial ("Michael C. Hall") or abbreviation."""
 
 
 def first_sentence(reply: str) -> str:
@@ -32,8 +29,7 @@ def first_sentence(reply: str) -> str:
     line = re.sub(r"^(reasoning|next sentence|sentence)\s*:\s*", "", line, flags=re.IGNORECASE)
     if ANSWER_MARKER in line.lower():  # keep "So the answer is: 6,960." whole
         return line.strip()
-    match = _SENTENCE.match(line)
-    return (match.group(1) if match else line).strip()
+    return leading_sentence(line)
 
 
 def read_answer(sentence: str) -> str | None:

@@ -6,9 +6,8 @@ strips under the filter threshold are dropped, the top k are kept and rejoined i
 original order.
 """
 
-import re
 from collections.abc import Sequence
-from typing import Literal, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -16,27 +15,13 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import StripsEvent, StripView, emit, source_label
 from graphs.state import Passage, State, Strip, content_hash, score_key
+from models.text import split_strips
 from nodes._common import score_texts
 from nodes._guard import is_instruction, without_instructions
 
-__all__ = ["StripsUpdate", "refine_strips", "select_strips", "split_strips", "usable_passages"]
+__all__ = ["StripsUpdate", "refine_strips", "select_strips", "usable_passages"]
 
 _PASSAGE = "passage scores"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-
-
-def split_strips(
-    text: str, *, mode: Literal["sentences", "words", "passage"], sentences: int, words: int
-) -> list[str]:
-    """Split a passage into strips: groups of sentences, word windows, or the whole passage."""
-    text = " ".join(text.split())
-    if mode == "passage" or not text:
-        return [text] if text else []
-    if mode == "words":
-        tokens = text.split()
-        return [" ".join(tokens[i : i + words]) for i in range(0, len(tokens), words)]
-    parts = [s for s in _SENTENCE_END.split(text) if s.strip()]
-    return [" ".join(parts[i : i + sentences]) for i in range(0, len(parts), sentences)]
 
 
 def usable_passages(state: State) -> list[Passage]:

@@ -1,8 +1,9 @@
 import pytest
 
 from graphs.context import Context
+from models.text import split_strips
 from nodes.grade_documents import decide_crag
-from nodes.refine_strips import refine_strips, select_strips, split_strips, usable_passages
+from nodes.refine_strips import refine_strips, select_strips, usable_passages
 from tests.fakes import KeywordEvaluator, make_deps, make_runtime, passage
 
 TEXT = "One is first. Two is second. Three is third! Four is fourth? Five is fifth."
