@@ -17,31 +17,23 @@ from graphs.events import (
     RewriteEvent,
     RouteEvent,
     ScoredRef,
-    SourceRef,
+    Source,
     StripsEvent,
     StripView,
     WebResultsEvent,
+    source_ref,
 )
 
 __all__ = ["EXAMPLE_EVENTS"]
 
-_REF = SourceRef(
-    hash="3f2a9c1d0b7e6a54",
-    title="Glassmere Lighthouse",
-    source="notes/harbour.md",
-    position=2,
-    url=None,
-    origin="local",
-    label="notes/harbour.md#2",
+_SOURCE = Source(
+    title="Glassmere Lighthouse", source="notes/harbour.md", position=2, url=None, origin="local"
 )
+_REF = source_ref(_SOURCE, "3f2a9c1d0b7e6a54")
 _CITATION = Citation(
+    **_SOURCE,
     marker=1,
-    title="Glassmere Lighthouse",
-    source="notes/harbour.md",
-    position=2,
-    url=None,
-    origin="local",
-    label="notes/harbour.md#2",
+    label=_REF["label"],
     passage_hash=_REF["hash"],
     strip_hash="9b8c7d6e5f4a3b21",
     text="The Glassmere Lighthouse was completed in 1887.",
