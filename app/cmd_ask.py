@@ -7,15 +7,16 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
 
+from graphs.context import Context
 from models.defaults import DEFAULT_MODEL
 
 # Heavy modules (LangChain, LangGraph, the models) load inside `run`, after the first line is
-# printed, so `acrag ask` answers at once and `acrag --help` stays fast.
+# printed, so `acrag ask` answers at once and `acrag --help` stays fast (`graphs.context` is
+# light: its choices feed the flags).
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
     from app.render import describe
-    from graphs.context import Context
 
 __all__ = ["add_parser", "describe", "run"]
 
@@ -40,7 +41,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "(faster, weaker) or openai:gpt-4o-mini",
     )
     parser.add_argument(
-        "--route", choices=["A", "B", "C"], help="force a route instead of classifying"
+        "--route",
+        default="auto",
+        choices=Context.choices("route"),
+        help="force a route instead of classifying (default: auto)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON event per line instead of the trace"
@@ -49,21 +53,21 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--web",
         dest="web_backend",
         default="auto",
-        choices=["auto", "tavily", "local", "none"],
+        choices=Context.choices("web_backend"),
         help="web search backend; auto uses Tavily when TAVILY_API_KEY is set, else the "
         "offline local web corpus (default: auto)",
     )
     parser.add_argument(
         "--classifier",
         default="trained",
-        choices=["trained", "llm", "heuristic"],
+        choices=Context.choices("classifier"),
         help="route classifier: the trained model, the chat model, or keyword rules "
         "(default: trained)",
     )
     parser.add_argument(
         "--evaluator",
         default="trained",
-        choices=["trained", "llm", "heuristic"],
+        choices=Context.choices("evaluator"),
         help="CRAG retrieval evaluator: the trained model, the chat model, or word overlap "
         "(default: trained)",
     )
@@ -78,9 +82,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(handler=run, fast_exit=True)
 
 
-def _events(
-    args: argparse.Namespace, question: str, context: "Context"
-) -> Iterator[dict[str, Any]]:
+def _events(args: argparse.Namespace, question: str, context: Context) -> Iterator[dict[str, Any]]:
     from graphs.graph import build_graph
 
     with ExitStack() as stack:
@@ -114,21 +116,22 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write("loading models ...\n")
     sys.stderr.flush()
     from app.render import render
-    from graphs.context import Context
     from models.chat import parse_spec
 
     model = args.model
     parse_spec(model)  # a bad spec fails here, before anything loads
-    context = Context(
-        generator_model=model,
-        rewriter_model=model,
-        judge_model=model,
-        route=args.route or "auto",
-        web_backend=args.web_backend,
-        classifier=args.classifier,
-        evaluator=args.evaluator,
-        reflect=args.reflect,
-        home=str(_home(args)),
+    context = Context.from_settings(
+        {
+            "generator_model": model,
+            "rewriter_model": model,
+            "judge_model": model,
+            "route": args.route,
+            "web_backend": args.web_backend,
+            "classifier": args.classifier,
+            "evaluator": args.evaluator,
+            "reflect": args.reflect,
+            "home": str(_home(args)),
+        }
     )
     for event in _events(args, args.question, context):
         if args.json:

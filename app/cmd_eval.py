@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bench.strategies import BASELINES
 from models.defaults import DEFAULT_MODEL
@@ -14,7 +14,7 @@ from models.errors import UserError
 if TYPE_CHECKING:
     from bench.harness import EvalConfig
 
-__all__ = ["DEFAULT_STRATEGIES", "add_parser", "parse_settings", "parse_shares", "run"]
+__all__ = ["DEFAULT_STRATEGIES", "add_parser", "parse_shares", "run"]
 
 DEFAULT_STRATEGIES = "no-retrieval,single,ircot,crag,self-crag,adaptive,adaptive-oracle"
 
@@ -103,28 +103,6 @@ def parse_shares(text: str) -> list[float]:
     return sorted(set(shares))
 
 
-def parse_settings(items: list[str]) -> dict[str, Any]:
-    """Parse KEY=VALUE Context settings; values are JSON when they parse, else text."""
-    from dataclasses import fields
-
-    from graphs.context import Context
-
-    known = {f.name for f in fields(Context)}
-    settings: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or key.strip() not in known:
-            raise UserError(
-                f"--set {item!r}: expected KEY=VALUE with KEY one of the Context "
-                f"settings ({', '.join(sorted(known))})"
-            )
-        try:
-            settings[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            settings[key.strip()] = value
-    return settings
-
-
 def _git_commit() -> str | None:
     try:
         found = subprocess.run(
@@ -184,12 +162,13 @@ def run(args: argparse.Namespace) -> int:
     from bench.paths import portable_command
     from bench.runner import GraphRunner
     from bench.strategies import parse_strategies
+    from graphs.context import parse_settings
     from stores.home import acrag_home
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit must be at least 1")
     home = acrag_home(args.home)
-    settings = parse_settings(args.settings)
+    settings = parse_settings(args.settings)  # checked once more per strategy by `make_context`
     config = EvalConfig(
         data=list(args.data),
         strategies=parse_strategies(args.strategies),

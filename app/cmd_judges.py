@@ -77,14 +77,14 @@ def _support_installed(args: argparse.Namespace) -> bool:
 
 
 def _on_data(args: argparse.Namespace, report: dict[str, Any]) -> None:
-    from models.training.data import load_records
-    from models.training.evaluate import (
+    from training.data import load_records
+    from training.evaluate import (
         evaluate_classifier,
         evaluate_evaluator,
         evaluate_support,
     )
-    from models.training.route_a import ROUTE_A_FILE
-    from models.training.train_classifier import LABELS_DIR
+    from training.route_a import ROUTE_A_FILE
+    from training.train_classifier import LABELS_DIR
 
     records = load_records(args.data)
     if args.limit and args.limit < len(records):
@@ -143,7 +143,7 @@ def _json(value: object) -> str:
 
 def _tables(report: dict[str, Any]) -> str:
     """Render the classifier's section as markdown tables, the others as JSON blocks."""
-    from models.training.classifier_report import markdown_report
+    from training.classifier_report import markdown_report
 
     sections = []
     for name, value in report.items():

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from models.errors import UserError
 
 if TYPE_CHECKING:
-    from models.training.silver import StrategyRunner
+    from training.silver import StrategyRunner
 
-__all__ = ["add_labels_parser", "run_labels"]
+__all__ = ["add_labels_parser", "data_dir", "home_of", "run_labels"]
 
 
 def add_labels_parser(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -50,6 +50,20 @@ def add_labels_parser(kinds: "argparse._SubParsersAction[argparse.ArgumentParser
     labels.set_defaults(handler=run_labels)
 
 
+def data_dir(args: argparse.Namespace) -> Path:
+    """Return the shared data folder `--data-dir` names, else the default one."""
+    from training.data import default_data_dir
+
+    return Path(args.data_dir) if args.data_dir else default_data_dir()
+
+
+def home_of(args: argparse.Namespace) -> Path:
+    """Return the acrag home of the command (`--home`, else the default)."""
+    from stores.home import acrag_home
+
+    return acrag_home(getattr(args, "home", None))
+
+
 def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "-", spec).strip("-") or "reader"
 
@@ -65,12 +79,11 @@ def run_labels(args: argparse.Namespace) -> int:
     """Label a seeded per-dataset subset with the graph's routes, appending to a JSONL file."""
     from langchain_core.globals import get_llm_cache, set_llm_cache
 
-    from app.cmd_train import data_dir, home_of
     from bench.data import load_questions
     from bench.llm_cache import install_llm_cache
     from graphs import Context
-    from models.training.data import split_files
-    from models.training.silver import LabelConfig, run_to_file, select_subset
+    from training.data import split_files
+    from training.silver import LabelConfig, run_to_file, select_subset
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit must be at least 1")

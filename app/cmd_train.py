@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.cmd_labels import add_labels_parser
+from app.cmd_labels import add_labels_parser, data_dir, home_of
 from models.errors import UserError
 
 __all__ = ["COMMITTED", "add_parser", "artifact_out", "data_dir", "home_of"]
@@ -140,20 +140,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     add_labels_parser(kinds)
 
 
-def data_dir(args: argparse.Namespace) -> Path:
-    """Return the shared data folder `--data-dir` names, else the default one."""
-    from models.training.data import default_data_dir
-
-    return Path(args.data_dir) if args.data_dir else default_data_dir()
-
-
-def home_of(args: argparse.Namespace) -> Path:
-    """Return the acrag home of the command (`--home`, else the default)."""
-    from stores.home import acrag_home
-
-    return acrag_home(getattr(args, "home", None))
-
-
 def artifact_out(kind: str, out: Path | None, *, overwrite: bool, home: Path) -> Path:
     """Return the folder a training run of `kind` writes to.
 
@@ -195,7 +181,7 @@ def _cross_encoder_config(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_evaluator(args: argparse.Namespace) -> int:
     """Train the evaluator and print its manifest."""
-    from models.training.train_evaluator import EvaluatorConfig, train_evaluator
+    from training.train_evaluator import EvaluatorConfig, train_evaluator
 
     config = EvaluatorConfig(**_cross_encoder_config(args), architecture=args.architecture)
     out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=home_of(args))
@@ -205,8 +191,8 @@ def run_evaluator(args: argparse.Namespace) -> int:
 
 def run_support(args: argparse.Namespace) -> int:
     """Train the support judge and print its manifest."""
-    from models.training.train_classifier import LABELS_DIR
-    from models.training.train_support import SupportConfig, train_support
+    from training.train_classifier import LABELS_DIR
+    from training.train_support import SupportConfig, train_support
 
     config = SupportConfig(**_cross_encoder_config(args))
     out = artifact_out("support", args.out, overwrite=args.overwrite, home=home_of(args))
@@ -218,8 +204,8 @@ def run_support(args: argparse.Namespace) -> int:
 
 def run_classifier(args: argparse.Namespace) -> int:
     """Train the classifier and print its manifest."""
-    from models.training.route_a import ROUTE_A_FILE
-    from models.training.train_classifier import LABELS_DIR, ClassifierConfig, train_classifier
+    from training.route_a import ROUTE_A_FILE
+    from training.train_classifier import LABELS_DIR, ClassifierConfig, train_classifier
 
     if args.route_a_repeat is not None and args.route_a_repeat < 0:
         raise UserError("--route-a-repeat must be 0 or more")

@@ -132,9 +132,8 @@ def describe(event: Event) -> str | None:
 
 
 def _where(citation: Citation) -> str:
-    if citation["origin"] == "web":
-        return citation["url"] or citation["source"]
-    return short_source(citation["source"], citation["position"])
+    label = citation["label"]  # `graphs.events.source_label`: a URL, or source#position
+    return label if citation["origin"] == "web" else short_source(label)
 
 
 def format_answer(event: AnswerEvent) -> str:

@@ -61,13 +61,14 @@ def load_cases(folder: Path = CASES_DIR) -> list[dict[str, Any]]:
 
 
 def indexed_home(home: Path, folder: Path = CASES_DIR) -> Path:
-    """Index the corpus into `home` with the CLI: local documents, then web pages."""
-    from app.cli import main as cli
+    """Index the corpus into `home` as `acrag ingest` does: local documents, then web pages."""
+    from stores.ingest import ingest  # Chroma loads only when needed
+    from stores.web import LOCAL_WEB_COLLECTION
 
-    for extra, sub in (([], "local"), (["--web"], "web")):
-        code = cli(["--home", str(home), "ingest", *extra, "--no-progress", str(folder / sub)])
-        if code != 0:
-            raise RuntimeError(f"indexing {sub} failed with exit code {code}")
+    for collection, sub in (("documents", "local"), (LOCAL_WEB_COLLECTION, "web")):
+        report = ingest([folder / sub], home=home, collection=collection, progress=False)
+        if report.skipped:
+            raise RuntimeError(f"indexing {sub} skipped {report.skipped}")
     return home
 
 

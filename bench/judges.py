@@ -18,9 +18,9 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from models.training.calibrate import pair_metrics
-from models.training.data import Pair, build_pairs, load_records
-from models.training.metrics import accuracy
+from training.calibrate import pair_metrics
+from training.data import Pair, build_pairs, load_records
+from training.metrics import accuracy
 
 __all__ = ["compare_judges", "main", "speed"]
 

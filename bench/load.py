@@ -195,11 +195,12 @@ def run_load(url: str, *, threads: int, questions: int) -> LoadReport:
 
 def index_sample(home: Path) -> None:
     """Index the sample corpus (local documents and the offline web pages) into `home`."""
-    from app.cli import main as cli
+    from stores.ingest import ingest  # Chroma loads only when needed
+    from stores.web import LOCAL_WEB_COLLECTION
 
     sample = REPO / "app" / "sample_corpus"
-    cli(["--home", str(home), "ingest", "--no-progress", str(sample / "local")])
-    cli(["--home", str(home), "ingest", "--web", "--no-progress", str(sample / "web")])
+    ingest([sample / "local"], home=home, progress=False)
+    ingest([sample / "web"], home=home, collection=LOCAL_WEB_COLLECTION, progress=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

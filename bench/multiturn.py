@@ -196,10 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Play the set with the live graph, write records and the table, print the table."""
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from app.cmd_eval import parse_settings
     from bench.datasets.conversations import MULTITURN_FILE, load_conversations
     from bench.runner import make_context
     from graphs import build_graph
+    from graphs.context import parse_settings
     from stores.home import acrag_home
 
     args = _parser().parse_args(argv)

@@ -3,7 +3,7 @@
 The rule (`oracle_route`) is the one place that says which of the routes A (no retrieval),
 B (single-step) and C (IRCoT) a question "should" take: the simplest that answered correctly,
 ties going to the simpler, else a fallback the caller supplies. The classifier's silver labels
-(`models.training.labels`) fall back to the dataset-bias label; the benchmark's oracle falls
+(`training.labels`) fall back to the dataset-bias label; the benchmark's oracle falls
 back to the strategy with the best F1 (ties to the simpler), so its scores stay an upper bound
 of what a perfect router could reach with these strategies. Nothing is run again.
 """
@@ -70,7 +70,7 @@ def oracle_records(records: Iterable[Record]) -> list[Record]:
 
 
 def label_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Return silver-label rows (`models.training.labels`) read from benchmark records.
+    """Return silver-label rows (`training.labels`) read from benchmark records.
 
     One row per question: `correct` for each route whose ladder strategy ran without error on
     the full index (no gold dropped), the `seconds` of each whose LLM calls were not replayed

@@ -13,12 +13,14 @@ stage, in `bench.stage_report`. Both tables are part of the report.
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bench.metrics import abstention_rates, is_answerable, question_correct
 from bench.records import Record
-from bench.stage_report import model_time_runs, stage_table
+from bench.stage_report import stage_table
 from bench.strategies import ORACLE, ordered_strategies
+from bench.summary import AVERAGE, Summary, abstained, mean, summarize
+from bench.targets import targets_table
+from bench.versus import versus_table
 
 __all__ = [
     "AVERAGE",
@@ -34,90 +36,9 @@ __all__ = [
     "summary_table",
 ]
 
-AVERAGE = "average"
 _TABLE_HEAD = (
     "| strategy | n | EM | F1 | Acc | steps | LLM calls | tokens | s/question | time vs single |"
 )
-
-
-@dataclass(frozen=True)
-class Summary:
-    """Mean scores and costs of one strategy on one dataset (or on average)."""
-
-    dataset: str
-    strategy: str
-    n: int
-    em: float
-    f1: float
-    acc: float
-    steps: float
-    llm_calls: float
-    tokens: float
-    seconds: float
-    errors: int
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def abstained(record: Record) -> bool:
-    """Tell whether the graph abstained on this record's question (False when unknown)."""
-    return bool(getattr(record, "abstained", False))
-
-
-def _summary(dataset: str, strategy: str, records: Sequence[Record]) -> Summary:
-    scored = [r for r in records if is_answerable(r.answers)]
-    return Summary(
-        dataset,
-        strategy,
-        len(records),
-        em=_mean([r.em for r in scored]),
-        f1=_mean([r.f1 for r in scored]),
-        acc=_mean([r.acc for r in scored]),
-        steps=_mean([r.retrieval_calls for r in records]),
-        llm_calls=_mean([r.llm_calls for r in records]),
-        tokens=_mean([r.prompt_tokens + r.generated_tokens for r in records]),
-        seconds=_mean([r.seconds for r in model_time_runs(records)]),
-        errors=sum(r.error is not None for r in records),
-    )
-
-
-def _averaged(strategy: str, rows: Sequence[Summary]) -> Summary:
-    return Summary(
-        AVERAGE,
-        strategy,
-        sum(r.n for r in rows),
-        em=_mean([r.em for r in rows]),
-        f1=_mean([r.f1 for r in rows]),
-        acc=_mean([r.acc for r in rows]),
-        steps=_mean([r.steps for r in rows]),
-        llm_calls=_mean([r.llm_calls for r in rows]),
-        tokens=_mean([r.tokens for r in rows]),
-        seconds=_mean([r.seconds for r in rows]),
-        errors=sum(r.errors for r in rows),
-    )
-
-
-def summarize(records: Sequence[Record], *, drop_gold: float = 0.0) -> list[Summary]:
-    """Return a summary per (dataset, strategy) at one drop share, then the averages."""
-    chosen = [r for r in records if abs(r.drop_gold - drop_gold) < 1e-9]
-    groups: dict[tuple[str, str], list[Record]] = {}
-    for record in chosen:
-        groups.setdefault((record.dataset, record.strategy), []).append(record)
-    rows = [
-        _summary(d, s, groups[(d, s)])
-        for d in sorted({d for d, _ in groups})
-        for s in ordered_strategies(s for _, s in groups)
-        if (d, s) in groups
-    ]
-    datasets = {r.dataset for r in rows}
-    averages = [
-        _averaged(s, [r for r in rows if r.strategy == s])
-        for s in ordered_strategies(r.strategy for r in rows)
-        if sum(r.strategy == s for r in rows) == len(datasets)
-    ]
-    return rows + averages
 
 
 def summary_table(rows: Sequence[Summary], dataset: str) -> str:
@@ -196,7 +117,7 @@ def abstention_table(records: Sequence[Record]) -> str:
         lines.append(
             f"| {dataset} | {strategy} | {rates.unanswerable} | {_percent(rates.abstention)} | "
             f"{rates.answerable} | {_percent(rates.false_abstention)} | "
-            f"{100 * _mean(right):.1f} |"
+            f"{100 * mean(right):.1f} |"
         )
     return "\n".join(lines)
 
@@ -218,7 +139,7 @@ def robustness_table(records: Sequence[Record]) -> str:
                 for r in records
                 if r.strategy == strategy and r.drop_gold == share and is_answerable(r.answers)
             ]
-            acc, f1 = _mean([r.acc for r in chosen]), _mean([r.f1 for r in chosen])
+            acc, f1 = mean([r.acc for r in chosen]), mean([r.f1 for r in chosen])
             cells.append(f"{100 * acc:.1f} (F1 {100 * f1:.1f}, n={len(chosen)})" if chosen else "-")
         lines.append(f"| {strategy} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -244,9 +165,6 @@ def markdown_report(records: Sequence[Record], *, title: str = "Benchmark result
         f"{sum(r.cold_start for r in runs)} of {len(runs)}.",
         "",
     ]
-    from bench.targets import targets_table  # they build on this module's summaries
-    from bench.versus import versus_table
-
     for heading, table in (
         ("F1 against single-step (paired bootstrap 95%; * beyond noise)", versus_table(records)),
         (

@@ -112,7 +112,7 @@ def make_context(strategy: str, *, model: str, settings: Mapping[str, Any], home
         **settings,
         "home": str(home),
     }
-    return Context(**{**base, **context_overrides(strategy, base)})
+    return Context.from_settings({**base, **context_overrides(strategy, base)})
 
 
 class GraphRunner:

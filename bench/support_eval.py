@@ -31,7 +31,7 @@ from bench.records import Record, read_records
 from bench.replay import Replay
 from models.errors import UserError
 from models.judges import SupportChecker, SupportLevel
-from models.training.metrics import roc_auc
+from training.metrics import roc_auc
 
 __all__ = ["EvidenceMode", "answered_records", "evaluate_reader_answers", "separation"]
 

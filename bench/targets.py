@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.records import Record
-from bench.report import AVERAGE, Summary, summarize
 from bench.strategies import BASELINES, ORACLE
+from bench.summary import AVERAGE, Summary, summarize
 from bench.versus import difference
 
 __all__ = ["Target", "check_targets", "targets_table"]

@@ -14,8 +14,8 @@ import numpy as np
 
 from bench.metrics import is_answerable
 from bench.records import Record
-from bench.report import AVERAGE
 from bench.strategies import ordered_strategies
+from bench.summary import AVERAGE
 
 __all__ = ["Interval", "difference", "versus_table"]
 

@@ -1,13 +1,12 @@
 """The acrag graph: state, configuration, routers and assembly.
 
-`build_graph` loads lazily, so node modules can import `graphs.context` and
-`graphs.state` without importing the whole graph.
+`build_graph` and the state types load lazily, so node modules can import `graphs.context`
+without importing the whole graph, and the CLI reads `Context` without loading LangGraph.
 """
 
 from typing import Any
 
 from graphs.context import Context
-from graphs.state import InputState, State
 from graphs.validation import InvalidContextError, InvalidQuestionError
 
 __all__ = [
@@ -25,4 +24,8 @@ def __getattr__(name: str) -> Any:
         from graphs.graph import build_graph
 
         return build_graph
+    if name in ("InputState", "State"):
+        from graphs import state
+
+        return getattr(state, name)
     raise AttributeError(f"module 'graphs' has no attribute {name!r}")

@@ -1,9 +1,12 @@
 """Run configuration: one `Context` dataclass passed with `context=` (or the run's `context`)."""
 
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args, get_origin, get_type_hints
 
+from graphs.validation import InvalidContextError
 from models.defaults import DEFAULT_MODEL
 
 __all__ = [
@@ -12,7 +15,9 @@ __all__ = [
     "CragThresholds",
     "JudgeKind",
     "calibrated_thresholds",
+    "check_context",
     "context_options",
+    "parse_settings",
 ]
 
 JudgeKind = Literal["trained", "llm", "heuristic"]
@@ -171,11 +176,93 @@ class Context:
             strip=calibrated.strip if self.strip_threshold is None else self.strip_threshold,
         )
 
+    @classmethod
+    def choices(cls, name: str) -> tuple[Any, ...]:
+        """Return the values field `name` accepts when its type is a `Literal` (else ())."""
+        hint = get_type_hints(cls)[name]
+        parts = get_args(hint) if get_origin(hint) is not Literal else (hint,)
+        literals = [a for a in parts if get_origin(a) is Literal]
+        none = (None,) if type(None) in parts else ()
+        return tuple(v for a in literals for v in get_args(a)) + none if literals else ()
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> "Context":
+        """Return the Context of named settings (CLI flags, `--set`, a run request), checked.
+
+        Raises:
+            InvalidContextError: An unknown setting, a value outside its choices, or a range
+                that cannot work.
+        """
+        known = sorted(f.name for f in fields(cls))
+        for name, value in settings.items():
+            if name not in known:
+                raise InvalidContextError(f"unknown setting {name!r}; one of {', '.join(known)}")
+            allowed = cls.choices(name)
+            if allowed and value not in allowed:
+                raise InvalidContextError(f"{name} must be one of {list(allowed)}, not {value!r}")
+        return cls(**settings)
+
     def __post_init__(self) -> None:
         """Reject settings that cannot work, before any model runs."""
-        from graphs.validation import check_context
-
         check_context(self)
+
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise InvalidContextError(message)
+
+
+def check_context(context: Context) -> None:
+    """Raise InvalidContextError for settings that cannot work."""
+    c = context
+    for name in ("upper_threshold", "lower_threshold", "strip_threshold"):
+        value = getattr(c, name)
+        _require(value is None or -1.0 <= value <= 1.0, f"{name} must lie in [-1, 1]")
+    if c.lower_threshold is not None and c.upper_threshold is not None:
+        _require(
+            c.lower_threshold <= c.upper_threshold,
+            "thresholds must satisfy lower_threshold <= upper_threshold",
+        )
+    for name in (
+        "top_k",
+        "strips_top_k",
+        "strip_sentences",
+        "strip_words",
+        "candidates",
+        "ircot_max_paragraphs",
+        "max_answer_tokens",
+        "judge_attempts",
+        "max_question_chars",
+        "web_k",
+    ):
+        _require(getattr(c, name) >= 1, f"{name} must be at least 1")
+    _require(1 <= c.ircot_max_steps <= 50, "ircot_max_steps must lie in [1, 50]")
+    _require(0 <= c.max_retries <= 50, "max_retries must lie in [0, 50]")
+    _require(1.0 <= c.repeat_penalty <= 2.0, "repeat_penalty must lie in [1, 2]")
+    for name in ("w_rel", "w_sup", "w_use"):
+        _require(getattr(c, name) >= 0, f"{name} must not be negative")
+
+
+def parse_settings(items: Iterable[str]) -> dict[str, Any]:
+    """Parse KEY=VALUE settings (`--set`); values are JSON when they parse, else text.
+
+    Raises:
+        InvalidContextError: An item that is not KEY=VALUE with KEY a Context field.
+    """
+    known = {f.name for f in fields(Context)}
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in known:
+            raise InvalidContextError(
+                f"--set {item!r}: expected KEY=VALUE with KEY one of the Context "
+                f"settings ({', '.join(sorted(known))})"
+            )
+        try:
+            settings[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key.strip()] = value
+    return settings
 
 
 def context_options() -> list[tuple[str, Any, str]]:

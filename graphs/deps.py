@@ -5,7 +5,6 @@ injected is built from the run's Context on first use and cached per setting.
 """
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -15,71 +14,36 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 
 from graphs.context import Context
-from models.errors import UserError
+from models.chat import load_chat_model
+from models.embeddings import MiniLMEmbeddings
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
+from models.registry import JudgeUnavailableError, build_judge
+from stores.home import acrag_home
+from stores.web import WebSearch, make_web_search
 
 __all__ = ["Deps", "JudgeUnavailableError", "make_classifier", "make_evaluator"]
-
-
-class JudgeUnavailableError(UserError):
-    """A judge was chosen whose implementation or artifacts are not installed."""
 
 
 @cache
 def _chat_model(
     spec: str, *, repeat_penalty: float | None = None, prompt_cache: bool = True
 ) -> BaseChatModel:
-    from models.chat import load_chat_model
-
     return load_chat_model(spec, repeat_penalty=repeat_penalty, prompt_cache=prompt_cache)
 
 
 @cache
-def _minilm() -> Any:
-    from models.embeddings import MiniLMEmbeddings
-
+def _minilm() -> MiniLMEmbeddings:
     return MiniLMEmbeddings()
-
-
-def _trained(module: str, loader: str) -> Any:
-    try:
-        imported = __import__(f"models.{module}", fromlist=[loader])
-        return getattr(imported, loader)()
-    except (ImportError, AttributeError, FileNotFoundError) as error:
-        raise JudgeUnavailableError(
-            f"the trained {module} is not available ({error}); choose 'heuristic' or 'llm'"
-        ) from error
 
 
 @cache
 def _judge(kind: str, role: str, judge_model: str, *, prompt_cache: bool = True) -> Any:
-    from models import judges_heuristic as h
-    from models import judges_llm as llm
-
-    match kind, role:
-        case "trained", "classifier":
-            return _trained("classifier", "load_classifier")
-        case "trained", "evaluator":
-            return _trained("evaluator", "load_evaluator")
-        case "trained", "support":
-            return _trained("support", "load_support_judge")
-        case "heuristic", "classifier":
-            return h.HeuristicClassifier()
-        case "heuristic", "evaluator":
-            return h.HeuristicEvaluator(embeddings=_minilm())
-        case "heuristic", "support":
-            return h.HeuristicSupportChecker()
-        case "heuristic", "usefulness":
-            return h.HeuristicUsefulness()
-    factories: dict[str, Callable[[BaseChatModel], Any]] = {
-        "classifier": llm.LlmClassifier,
-        "evaluator": llm.LlmEvaluator,
-        "support": llm.LlmSupportChecker,
-        "usefulness": llm.LlmUsefulness,
-    }
-    if kind != "llm" or role not in factories:
-        raise JudgeUnavailableError(f"no {kind!r} implementation for the {role}")
-    return factories[role](_chat_model(judge_model, prompt_cache=prompt_cache))
+    return build_judge(
+        kind,
+        role,
+        chat=lambda: _chat_model(judge_model, prompt_cache=prompt_cache),
+        embeddings=_minilm,
+    )
 
 
 def make_classifier(context: Context) -> ComplexityClassifier:
@@ -102,9 +66,10 @@ _stores_lock = threading.Lock()
 
 
 @lru_cache(maxsize=8)  # bounded: a server or a labelling run may see many homes
-def _retriever(home: str | None, k: int, mode: Any, url: str | None, collection: str) -> Any:
-    from stores.home import acrag_home
-    from stores.retrieval import make_retriever
+def _retriever(
+    home: str | None, k: int, mode: Any, url: str | None, collection: str
+) -> BaseRetriever:
+    from stores.retrieval import make_retriever  # chromadb: imported on the first retrieval
 
     with _stores_lock:
         return make_retriever(
@@ -117,10 +82,7 @@ def _retriever(home: str | None, k: int, mode: Any, url: str | None, collection:
 
 
 @lru_cache(maxsize=8)
-def _web(backend: str, home: str | None) -> Any:
-    from stores.home import acrag_home
-    from stores.web import make_web_search
-
+def _web(backend: str, home: str | None) -> WebSearch:
     return make_web_search(backend, home=acrag_home(home))  # type: ignore[arg-type]
 
 
@@ -131,8 +93,7 @@ class Deps:
     generator: BaseChatModel | None = None
     rewriter: BaseChatModel | None = None
     retriever: BaseRetriever | None = None
-    web: Any | None = None
-    """A `stores.web.WebSearch`."""
+    web: WebSearch | None = None
     classifier: ComplexityClassifier | None = None
     evaluator: RetrievalEvaluator | None = None
     support: SupportChecker | None = None
@@ -161,7 +122,7 @@ class Deps:
         retriever: BaseRetriever = _retriever(home, context.top_k, mode, url, context.collection)
         return retriever
 
-    def web_for(self, context: Context) -> Any:
+    def web_for(self, context: Context) -> WebSearch:
         """Return the web search backend."""
         return self.web or _web(context.web_backend, context.home)
 

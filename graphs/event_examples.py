@@ -17,22 +17,25 @@ from graphs.events import (
     RewriteEvent,
     RouteEvent,
     ScoredRef,
-    SourceRef,
+    Source,
     StripsEvent,
     StripView,
     WebResultsEvent,
+    source_ref,
 )
 
 __all__ = ["EXAMPLE_EVENTS"]
 
-_REF = SourceRef(title="Glassmere Lighthouse", source="notes/harbour.md", position=2)
+_SOURCE = Source(
+    title="Glassmere Lighthouse", source="notes/harbour.md", position=2, url=None, origin="local"
+)
+_REF = source_ref(_SOURCE, "3f2a9c1d0b7e6a54")
 _CITATION = Citation(
+    **_SOURCE,
     marker=1,
-    title="Glassmere Lighthouse",
-    source="notes/harbour.md",
-    position=2,
-    url=None,
-    origin="local",
+    label=_REF["label"],
+    passage_hash=_REF["hash"],
+    strip_hash="9b8c7d6e5f4a3b21",
     text="The Glassmere Lighthouse was completed in 1887.",
 )
 
@@ -80,8 +83,22 @@ EXAMPLE_EVENTS: dict[str, Event] = {
         dropped=1,
         mode="sentences",
         strips=[
-            StripView(label="notes/harbour.md#2", score=0.9, text=_CITATION["text"], kept=True),
-            StripView(label="notes/harbour.md#2", score=-0.8, text="It is white.", kept=False),
+            StripView(
+                hash=_CITATION["strip_hash"],
+                passage_hash=_REF["hash"],
+                label=_REF["label"],
+                score=0.9,
+                text=_CITATION["text"],
+                kept=True,
+            ),
+            StripView(
+                hash="1a2b3c4d5e6f7a8b",
+                passage_hash=_REF["hash"],
+                label=_REF["label"],
+                score=-0.8,
+                text="It is white.",
+                kept=False,
+            ),
         ],
     ),
     "rewrite": RewriteEvent(

@@ -30,9 +30,16 @@ __all__ = [
     "RetryEvent",
     "RewriteEvent",
     "RouteEvent",
+    "ScoredRef",
+    "Source",
+    "SourceRef",
     "StripsEvent",
     "WebResultsEvent",
+    "cap_reached",
     "emit",
+    "fallback",
+    "source_label",
+    "source_ref",
 ]
 
 
@@ -45,26 +52,47 @@ the rewriter model's checked rewrite, the turn with its pronouns resolved by rul
 template (the turn with the previous question and a short answer as context)."""
 
 
-class Citation(TypedDict):
-    """A strip cited by the final answer (clients number and render the markers)."""
+class Source(TypedDict):
+    """Where a text comes from: the one provenance shape of passages, strips and citations."""
+
+    title: str
+    source: str
+    """File path (as ingested) for local texts, URL for web ones."""
+    position: int | None
+    """The chunk's position in its source file (local texts)."""
+    url: str | None
+    origin: Literal["local", "web"]
+
+
+def source_label(item: Source) -> str:
+    """Return where `item` comes from in one string: its URL, or `source#position`."""
+    if item["origin"] == "web":
+        return item["url"] or item["source"]
+    position = item["position"]
+    return item["source"] if position is None else f"{item['source']}#{position}"
+
+
+class Citation(Source):
+    """A strip cited by the final answer (clients number and render the markers).
+
+    Clients find the cited passage among the run's strips by `passage_hash`, and the cited
+    strip by `strip_hash`: never by comparing labels or text.
+    """
 
     marker: int
     """The citation's number, e.g. 1 for [1]."""
-    title: str
-    source: str
-    """File path (as ingested) for local strips, URL for web ones."""
-    position: int | None
-    url: str | None
-    origin: Literal["local", "web"]
+    label: str
+    """`source_label` of the strip, for display."""
+    passage_hash: str
+    strip_hash: str
     text: str
 
 
-class SourceRef(TypedDict):
-    """Where a passage comes from: its title, file (or URL) and chunk position."""
+class SourceRef(Source):
+    """A passage: its hash, where it comes from and its label."""
 
-    title: str
-    source: str
-    position: int | None
+    hash: str
+    label: str
 
 
 class ScoredRef(SourceRef):
@@ -76,11 +104,28 @@ class ScoredRef(SourceRef):
 class StripView(TypedDict):
     """One scored strip, kept or dropped."""
 
+    hash: str
+    passage_hash: str
+    """The strip's passage: a citation's `passage_hash` finds all of its strips."""
     label: str
-    """`source#position` for local strips, the URL for web ones."""
+    """`source_label` of the strip's passage."""
     score: float
     text: str
+    """The strip's text, clipped for display."""
     kept: bool
+
+
+def source_ref(item: Source, hash: str) -> SourceRef:
+    """Return the reference events carry for a passage (its provenance, hash and label)."""
+    return SourceRef(
+        hash=hash,
+        title=item["title"],
+        source=item["source"],
+        position=item["position"],
+        url=item["url"],
+        origin=item["origin"],
+        label=source_label(item),
+    )
 
 
 class CandidateView(TypedDict):
@@ -285,8 +330,30 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 
 
+def fallback(
+    node: str, judge: str, problem: str, *, used: str, degraded: str | None = None
+) -> FallbackEvent:
+    """Return the event of a judge, store or model that failed and the default used instead.
+
+    Args:
+        node: The node that asked.
+        judge: The role that failed, e.g. "evaluator" or "retriever".
+        problem: What went wrong.
+        used: What the node used instead.
+        degraded: Why the run is worse for it, when it is (the graph adds it to `degraded`).
+    """
+    return FallbackEvent(
+        type="fallback", node=node, judge=judge, problem=problem, used=used, degraded=degraded
+    )
+
+
+def cap_reached(node: str, cap: str, limit: int, reason: str) -> CapReachedEvent:
+    """Return the event of a loop cap (a `Context` field named `cap`) that stopped something."""
+    return CapReachedEvent(type="cap_reached", node=node, cap=cap, limit=limit, reason=reason)
+
+
 def emit(runtime: Runtime[Any] | None, payload: Event) -> Event:
-    """Stream `payload` in `custom` mode and return it (for `State.events`)."""
+    """Stream `payload` in `custom` mode (the graph also records it in `State.events`)."""
     if runtime is not None and runtime.stream_writer is not None:
         runtime.stream_writer(payload)
     return payload

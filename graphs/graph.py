@@ -1,6 +1,7 @@
 """Graph assembly: wire the nodes, compile, and export `graph` for `langgraph.json`."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import wraps
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
@@ -8,11 +9,12 @@ from langchain_core.retrievers import BaseRetriever
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Checkpointer
+from langgraph.types import Checkpointer, Overwrite
 
 from graphs import routing
 from graphs.context import Context
 from graphs.deps import Deps
+from graphs.events import Event
 from graphs.state import InputState, IrcotState, State
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
 from nodes._degrade import NODE_RETRY
@@ -27,11 +29,40 @@ from nodes.reflect import reflect
 from nodes.retrieve import retrieve
 from nodes.rewrite_query import rewrite_for_retrieval, rewrite_query
 from nodes.web_search import web_search as _web_search_node
+from stores.web import WebSearch
 
-__all__ = ["build_graph", "graph"]
+__all__ = ["build_graph", "graph", "recorded"]
 
-NodeFn = Callable[..., dict[str, Any]]
+NodeFn = Callable[..., Mapping[str, Any]]
 """A node: (state, runtime, deps, **options) -> the keys it changes."""
+
+
+def recorded(fn: NodeFn) -> Callable[..., dict[str, Any]]:
+    """Return `fn` with what it emits recorded: the events, and every fallback's reason.
+
+    Nodes only `emit`; this is the one place where the stream becomes `State.events` and a
+    fallback's `degraded` reason joins `State.degraded` (inside a per-turn reset, too).
+    """
+
+    @wraps(fn)
+    def node(state: Any, runtime: Runtime[Any], deps: Deps, **options: Any) -> dict[str, Any]:
+        emitted: list[Event] = []
+
+        def writer(payload: Any) -> None:
+            emitted.append(payload)
+            runtime.stream_writer(payload)
+
+        update = dict(fn(state, runtime.override(stream_writer=writer), deps, **options))
+        reasons = [e["degraded"] for e in emitted if e["type"] == "fallback" and e["degraded"]]
+        for key, found in (("events", emitted), ("degraded", reasons)):
+            given = update.get(key)
+            if isinstance(given, Overwrite):  # a new turn: what it found replaces the old turn's
+                update[key] = Overwrite([*given.value, *found])
+            elif found:
+                update[key] = [*(given or []), *found]
+        return update
+
+    return node
 
 
 class _Bound(Protocol):
@@ -44,7 +75,7 @@ def _bind(fn: NodeFn, deps: Deps, **options: Any) -> _Bound:
     def node(state: State, *, runtime: Runtime[Context]) -> dict[str, Any]:
         if runtime.context is None:  # a caller that passed no `context=` gets the defaults
             runtime = runtime.override(context=Context())
-        return fn(state, runtime, deps, **options)
+        return recorded(fn)(state, runtime, deps, **options)
 
     node.__name__ = node.__qualname__ = fn.__name__
     node.__doc__ = fn.__doc__
@@ -60,6 +91,25 @@ def _add(
 ) -> None:
     policy = NODE_RETRY if fn in _RETRIED else None
     builder.add_node(name, _bind(fn, deps, **options), retry_policy=policy)
+
+
+_IRCOT_KEYS = tuple(k for k in IrcotState.__annotations__ if k not in ("events", "degraded"))
+"""What the parent hands the IRCoT loop: its slice of `State`, without events or reasons."""
+
+
+def _ircot_node(deps: Deps) -> Callable[..., dict[str, Any]]:
+    """Return the parent's `ircot` node: the loop called on its slice of the state.
+
+    The loop records only its own events and reasons; the parent appends them to its own.
+    """
+    loop = _ircot(deps)
+
+    def ircot(state: State, *, runtime: Runtime[Context]) -> dict[str, Any]:
+        handed = {key: state[key] for key in _IRCOT_KEYS if key in state}  # type: ignore[literal-required]
+        done: dict[str, Any] = loop.invoke(handed, context=runtime.context or Context())
+        return done
+
+    return ircot
 
 
 def _ircot(deps: Deps) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -82,7 +132,7 @@ def build_graph(
     generator: BaseChatModel | None = None,
     rewriter: BaseChatModel | None = None,
     retriever: BaseRetriever | None = None,
-    web_search: Any | None = None,
+    web_search: WebSearch | None = None,
     classifier: ComplexityClassifier | None = None,
     evaluator: RetrievalEvaluator | None = None,
     support: SupportChecker | None = None,
@@ -128,7 +178,7 @@ def build_graph(
     }
     for name, fn in nodes.items():
         _add(builder, name, fn, deps)
-    builder.add_node("ircot", _ircot(deps))
+    builder.add_node("ircot", _ircot_node(deps))
     builder.add_edge(START, "condense_question")
     builder.add_edge("condense_question", "classify_complexity")
     builder.add_conditional_edges("classify_complexity", routing.route_question)

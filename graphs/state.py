@@ -14,7 +14,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.managed import RemainingSteps
 
-from graphs.events import Citation, CragAction, Event
+from graphs.events import Citation, CragAction, Event, Source
 from models.judges import Route, SupportLevel
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Candidate",
     "Citation",
     "InputState",
+    "IrcotEnd",
     "IrcotState",
     "Passage",
     "State",
@@ -30,6 +31,8 @@ __all__ = [
     "add_reasons",
     "add_passages",
     "content_hash",
+    "merge_scores",
+    "score_key",
 ]
 
 
@@ -39,19 +42,12 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
 
-class Passage(TypedDict):
-    """One retrieved passage, local or from the web."""
+class Passage(Source):
+    """One retrieved passage, local or from the web, with where it comes from (`Source`)."""
 
     hash: str
     """Content hash; the de-duplication key."""
     text: str
-    title: str
-    source: str
-    """File path for local passages, URL for web ones."""
-    position: int | None
-    """The chunk's position in its source file (local passages)."""
-    url: str | None
-    origin: Literal["local", "web"]
     query: str
     """The query that retrieved it."""
     step: int
@@ -60,7 +56,7 @@ class Passage(TypedDict):
     """The retrieval evaluator's score in [-1, 1]; None until graded."""
 
 
-class Strip(TypedDict):
+class Strip(Source):
     """A knowledge strip: a piece of one passage, scored by the evaluator (CRAG refinement)."""
 
     hash: str
@@ -68,11 +64,6 @@ class Strip(TypedDict):
     order: int
     """Position of the strip inside its passage, to rejoin strips in their original order."""
     text: str
-    title: str
-    source: str
-    position: int | None
-    url: str | None
-    origin: Literal["local", "web"]
     score: float
     kept: bool
     """Selected as knowledge: above the filter threshold and among the top k."""
@@ -109,20 +100,27 @@ def add_passages(left: Sequence[Passage] | None, right: Sequence[Passage] | None
 
 
 def add_events(left: Sequence[Event] | None, right: Sequence[Event] | None) -> list[Event]:
-    """Append events in order.
+    """Append events in order (the graph records what each node emitted)."""
+    return [*(left or []), *(right or [])]
 
-    A subgraph (the IRCoT loop) hands back the parent's events followed by its own; only the
-    part after that shared prefix is new.
-    """
-    old, new = list(left or []), list(right or [])
-    if old and new[: len(old)] == old:
-        new = new[len(old) :]
-    return [*old, *new]
+
+def score_key(question: str, text: str) -> str:
+    """Return the key of the evaluator's score of `text` for `question` (`window_scores`)."""
+    return content_hash(f"{question}\n{text}")
+
+
+def merge_scores(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
+    """Merge evaluator scores by key (a newer score replaces an older one)."""
+    return {**(left or {}), **(right or {})}
 
 
 def add_reasons(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
     """Append reasons, each once."""
     return list(dict.fromkeys([*(left or []), *(right or [])]))
+
+
+IrcotEnd = Literal["answer", "no_fact", "no_progress", "cap"]
+"""Why IRCoT's loop ended: an answer, no new sentence, nothing new found or said, the cap."""
 
 
 class InputState(TypedDict, total=False):
@@ -151,6 +149,9 @@ class State(InputState, total=False):
     """CRAG's action on the latest graded retrieval (None on routes A and C)."""
     crag_scores: list[float]
     """The scores of the latest graded batch (what `crag_action` was decided on)."""
+    window_scores: Annotated[dict[str, float], merge_scores]
+    """Every evaluator score of this turn by `score_key`: grading scores passages and their
+    sentence windows, and refinement reuses those scores for the same strips."""
     web_searched: bool
     strips: list[Strip]
     """Every scored strip; `kept` marks the refined knowledge."""
@@ -161,10 +162,13 @@ class State(InputState, total=False):
     """The answer read from "So the answer is: X", when IRCoT reached one."""
     retrievals: int
     """Retrieval calls made this turn (local index)."""
+    index_failed: bool
+    """The local index failed this turn (retries spent): later retrievals try it once."""
     candidates: list[Candidate]
-    ircot_done: str | None
-    """Why IRCoT's loop ended (an answer, nothing new found, a repeat, the cap); read by its
-    router."""
+    ircot_done: IrcotEnd | None
+    """Why IRCoT's loop ended (read by its router); None while it goes on."""
+    ircot_done_reason: str | None
+    """The same, in words."""
     retries: int
     """Reflection retries used."""
     retry: Literal["regenerate", "rewrite"] | None
@@ -187,16 +191,23 @@ class State(InputState, total=False):
 
 
 class IrcotState(TypedDict, total=False):
-    """What the IRCoT loop reads and writes: its own slice of `State`."""
+    """What the IRCoT loop reads and writes: its own slice of `State`.
+
+    The parent hands it these keys but no events nor reasons: the loop records its own, and
+    the parent appends them (see `graphs.graph`).
+    """
 
     standalone_question: str
     search_query: str
     passages: Annotated[list[Passage], add_passages]
     strips: list[Strip]
+    window_scores: Annotated[dict[str, float], merge_scores]
     reasoning: list[str]
     ircot_steps: int
     ircot_answer: str | None
-    ircot_done: str | None
+    ircot_done: IrcotEnd | None
+    ircot_done_reason: str | None
     retrievals: int
+    index_failed: bool
     events: Annotated[list[Event], add_events]
     degraded: Annotated[list[str], add_reasons]

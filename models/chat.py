@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 
 from models.errors import ModelSpecError
-from models.files import check_gguf, qwen15_path, qwen_path, smollm2_path
+from models.files import cache_dir, check_gguf, qwen15_path, qwen_path, smollm2_path
 from models.llamacpp import ChatLlamaCpp
 
 __all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse_spec"]
@@ -108,12 +108,8 @@ def load_chat_model(
         case "gguf":
             return ChatLlamaCpp(model_path=str(check_gguf(parsed.target)), **kwargs)
         case "qwen":
-            from stores.home import cache_dir
-
             return ChatLlamaCpp(model_path=str(qwen_path(cache_dir())), **kwargs)
         case "qwen15":
-            from stores.home import cache_dir
-
             return ChatLlamaCpp(model_path=str(qwen15_path(cache_dir())), **kwargs)
         case "remote":
             return _remote(parsed, spec, **kwargs)

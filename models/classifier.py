@@ -52,8 +52,8 @@ _lock = threading.Lock()
 
 
 def _fine_tuned(folder: Path) -> TrainedClassifier:
-    from models.training.artifact import load_artifact
-    from models.training.loop import batched_logits
+    from models.artifact import load_artifact
+    from models.batching import batched_logits
 
     model, tokenizer, manifest = load_artifact(folder, kind="classifier")
     length = int(manifest.get("max_length", 64))
@@ -66,7 +66,7 @@ def _fine_tuned(folder: Path) -> TrainedClassifier:
 
 @cache
 def _load(folder: str) -> TrainedClassifier:
-    from models.training.artifact import WEIGHTS, read_manifest
+    from models.artifact import WEIGHTS, read_manifest
 
     with _lock:
         manifest = read_manifest(Path(folder), kind="classifier")
@@ -74,7 +74,7 @@ def _load(folder: str) -> TrainedClassifier:
             return _fine_tuned(Path(folder))
         import torch
 
-        from models.training.embed_head import embed_texts, load_route_head
+        from models.heads import embed_texts, load_route_head
 
         head = load_route_head(Path(folder) / WEIGHTS)
 

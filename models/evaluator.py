@@ -67,7 +67,7 @@ def crag_action(scores: Sequence[float], thresholds: Thresholds) -> CragAction:
 
 def load_thresholds(artifact: Path | None = None) -> Thresholds:
     """Return the thresholds recorded in the evaluator manifest (no model is loaded)."""
-    from models.training.artifact import MANIFEST, ArtifactError
+    from models.artifact import MANIFEST, ArtifactError
 
     path = Path(artifact or ARTIFACT_DIR) / MANIFEST
     if not path.is_file():
@@ -142,7 +142,7 @@ _lock = threading.Lock()
 
 
 def _cross_encoder(folder: Path, quantized: bool) -> TrainedEvaluator:
-    from models.training.artifact import pair_logits
+    from models.artifact import pair_logits
 
     logits, manifest = pair_logits(folder, kind="evaluator", quantized=quantized)
     return TrainedEvaluator(logits, manifest)
@@ -150,13 +150,13 @@ def _cross_encoder(folder: Path, quantized: bool) -> TrainedEvaluator:
 
 @cache
 def _load(folder: str, quantized: bool) -> TrainedEvaluator:
-    from models.training.artifact import WEIGHTS, read_manifest
+    from models.artifact import WEIGHTS, read_manifest
 
     with _lock:
         manifest = read_manifest(Path(folder), kind="evaluator")
         if manifest.get("architecture") != "embedding-head":
             return _cross_encoder(Path(folder), quantized)
-        from models.training.embed_head import EmbeddingHeadScorer, load_head
+        from models.heads import EmbeddingHeadScorer, load_head
 
         scorer = EmbeddingHeadScorer(load_head(Path(folder) / WEIGHTS))
         return TrainedEvaluator(scorer.logits, manifest)
@@ -174,7 +174,7 @@ def load_evaluator(
     """
     folder = Path(artifact or ARTIFACT_DIR).resolve()
     if quantized is None:
-        from models.training.artifact import MANIFEST
+        from models.artifact import MANIFEST
 
         manifest = folder / MANIFEST
         quantized = bool(manifest.is_file() and json.loads(manifest.read_text()).get("quantized"))

@@ -6,6 +6,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import platformdirs
+
 from models.errors import ModelFileError
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "QWEN_SHA256",
     "QWEN_SIZE",
     "assemble_parts",
+    "cache_dir",
     "check_gguf",
     "package_dir",
     "qwen15_path",
@@ -155,3 +158,10 @@ def qwen15_path(cache: Path) -> Path:
         sha256=QWEN15_SHA256,
         size=QWEN15_SIZE,
     )
+
+
+def cache_dir() -> Path:
+    """Return the user's cache directory for acrag (large derived files such as models)."""
+    path = Path(platformdirs.user_cache_dir("acrag"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from models.judges import SupportLevel
-from models.training.data import split_sentences
+from models.text import split_sentences
 
 __all__ = [
     "ARTIFACT_DIR",
@@ -155,7 +155,7 @@ class TrainedSupportJudge:
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return P(full), P(partial), P(none) from the score and the recorded thresholds."""
-        from models.training.artifact import ArtifactError
+        from models.artifact import ArtifactError
 
         if self.thresholds is None:
             raise ArtifactError("the support artifact records no thresholds; calibrate it")
@@ -167,7 +167,7 @@ _lock = threading.Lock()
 
 @cache
 def _load(folder: str) -> TrainedSupportJudge:
-    from models.training.artifact import pair_logits
+    from models.artifact import pair_logits
 
     with _lock:
         logits, manifest = pair_logits(Path(folder), kind=KIND)

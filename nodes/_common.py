@@ -6,25 +6,25 @@ passages rendered as tagged data.
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from graphs.events import FallbackEvent, emit
+from graphs.deps import Deps
+from graphs.events import emit, fallback
 from graphs.state import Passage, Strip
+from models.registry import JudgeUnavailableError
 from prompts.framing import as_attribute, as_data
 
 __all__ = [
     "NOSTREAM",
-    "Verdict",
     "ask_judge",
     "score_texts",
     "call_model",
     "format_passages",
-    "label",
     "mean_logprob",
     "text_of",
     "valid_scores",
@@ -102,14 +102,6 @@ def valid_scores(scores: object, count: int) -> bool:
     )
 
 
-def label(item: Passage | Strip) -> str:
-    """Return where a passage or strip comes from: URL, or source#position."""
-    if item["origin"] == "web":
-        return item["url"] or item["source"]
-    position = item["position"]
-    return item["source"] if position is None else f"{item['source']}#{position}"
-
-
 def format_passages(items: Sequence[Passage | Strip]) -> str:
     """Render passages or strips as numbered, tagged data blocks (tag-breaking text escaped)."""
     blocks = [
@@ -118,14 +110,6 @@ def format_passages(items: Sequence[Passage | Strip]) -> str:
         for i, item in enumerate(items, start=1)
     ]
     return "\n".join(blocks)
-
-
-class Verdict(NamedTuple, Generic[T]):
-    """A judge's accepted answer, or None with the fallback event and why the run degraded."""
-
-    value: T | None
-    events: list[FallbackEvent]
-    degraded: list[str]
 
 
 def ask_judge(
@@ -137,8 +121,12 @@ def ask_judge(
     call: Callable[[Any], T],
     check: Callable[[T], bool] = lambda _: True,
     used: str,
-) -> Verdict[T]:
-    """Ask a judge (or model) with retries; on failure record what was used instead.
+) -> T | None:
+    """Ask a judge (or model) with retries; on failure emit what was used instead.
+
+    Returns:
+        The judge's accepted answer, or None after a `fallback` event (whose `degraded`
+        reason, set for a missing trained judge, the graph adds to the run's).
 
     Args:
         runtime: The node's runtime (its Context gives the attempts; events are streamed).
@@ -150,8 +138,6 @@ def ask_judge(
         check: Accepts a valid answer; anything else counts as junk and is retried.
         used: What the node uses when the judge fails, said in the fallback event.
     """
-    from graphs.deps import JudgeUnavailableError
-
     try:
         built, missing = get(), None
     except JudgeUnavailableError as error:
@@ -161,23 +147,14 @@ def ask_judge(
         if built is not None
         else (None, missing or "no judge")
     )
-    if value is not None:
-        return Verdict(value, [], [])
-    fallback = FallbackEvent(
-        type="fallback",
-        node=node,
-        judge=judge,
-        problem=problem or "unknown",
-        used=used,
-        degraded=missing,
-    )
-    emit(runtime, fallback)
-    return Verdict(None, [fallback], [missing] if missing else [])
+    if value is None:
+        emit(runtime, fallback(node, judge, problem or "unknown", used=used, degraded=missing))
+    return value
 
 
 def score_texts(
-    runtime: Runtime[Any], deps: Any, *, node: str, question: str, texts: list[str], used: str
-) -> Verdict[list[float]]:
+    runtime: Runtime[Any], deps: Deps, *, node: str, question: str, texts: list[str], used: str
+) -> list[float] | None:
     """Score texts for the question with the retrieval evaluator (see `ask_judge`)."""
     return ask_judge(
         runtime,

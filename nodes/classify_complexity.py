@@ -1,6 +1,6 @@
 """Node `classify_complexity`: pick Adaptive-RAG's route (A, B or C), or take a forced one."""
 
-from typing import Any
+from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -11,7 +11,7 @@ from graphs.state import State
 from models.judges import Route, RouteDecision
 from nodes._common import ask_judge
 
-__all__ = ["FALLBACK_ROUTE", "classify_complexity"]
+__all__ = ["FALLBACK_ROUTE", "RouteUpdate", "classify_complexity"]
 
 FALLBACK_ROUTE: Route = "B"
 """The safest route when the classifier fails: one retrieval, checked by CRAG."""
@@ -26,38 +26,44 @@ def _valid(decisions: object) -> bool:
     )
 
 
-def classify_complexity(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Store the route, its probabilities and why, then stream them."""
-    context = runtime.context
-    question, forced = state["standalone_question"], context.route
+class RouteUpdate(TypedDict):
+    """What `classify_complexity` writes."""
+
+    route: Route
+    route_reason: str
+    route_probabilities: dict[str, float]
+
+
+def _decide(question: str, runtime: Runtime[Context], deps: Deps) -> RouteDecision:
+    """Return the forced route, the classifier's, or the safe default when it fails."""
+    forced = runtime.context.route
     if forced == "A" or forced == "B" or forced == "C":
-        decision = RouteDecision(forced, {forced: 1.0}, "forced by the caller")
-        events, degraded = [], []
-    else:
-        verdict = ask_judge(
-            runtime,
-            node="classify_complexity",
-            judge="classifier",
-            get=lambda: deps.classifier_for(context),
-            call=lambda classifier: classifier.classify([question]),
-            check=_valid,
-            used=f"route {FALLBACK_ROUTE}",
-        )
-        fallback = RouteDecision(FALLBACK_ROUTE, {}, "classifier failed; safe default")
-        decision = verdict.value[0] if verdict.value else fallback
-        events, degraded = list(verdict.events), verdict.degraded
+        return RouteDecision(forced, {forced: 1.0}, "forced by the caller")
+    decisions = ask_judge(
+        runtime,
+        node="classify_complexity",
+        judge="classifier",
+        get=lambda: deps.classifier_for(runtime.context),
+        call=lambda classifier: classifier.classify([question]),
+        check=_valid,
+        used=f"route {FALLBACK_ROUTE}",
+    )
+    fallback = RouteDecision(FALLBACK_ROUTE, {}, "classifier failed; safe default")
+    return decisions[0] if decisions else fallback
+
+
+def classify_complexity(state: State, runtime: Runtime[Context], deps: Deps) -> RouteUpdate:
+    """Store the route, its probabilities and why, then stream them."""
+    decision = _decide(state["standalone_question"], runtime, deps)
     probabilities = {str(k): round(float(v), 4) for k, v in decision.probabilities.items()}
-    chosen = RouteEvent(
+    shown = RouteEvent(
         type="route",
         node="classify_complexity",
         route=decision.route,
         probabilities=probabilities,
         reason=decision.reason,
     )
-    return {
-        "route": decision.route,
-        "route_reason": decision.reason,
-        "route_probabilities": probabilities,
-        "events": [*events, emit(runtime, chosen)],
-        "degraded": degraded,
-    }
+    emit(runtime, shown)
+    return RouteUpdate(
+        route=decision.route, route_reason=decision.reason, route_probabilities=probabilities
+    )

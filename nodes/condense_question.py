@@ -17,11 +17,11 @@ from langgraph.types import Overwrite
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import Condensed, FallbackEvent, QuestionEvent, emit
+from graphs.events import Condensed, QuestionEvent, emit, fallback
 from graphs.state import State
 from graphs.validation import InvalidQuestionError, validate_question
 from models.text import content_tokens, strip_markup
-from nodes._common import Verdict, ask_judge, call_model, text_of
+from nodes._common import ask_judge, call_model, text_of
 from nodes._coref import Resolution, resolve_follow_up, rewrite_problem, short_answer
 from nodes._names import without_conjunction
 from prompts.condense import CONDENSE_QUESTION
@@ -63,10 +63,13 @@ def fresh_turn() -> dict[str, Any]:
         "reasoning": [],
         "candidates": [],
         "crag_scores": [],
+        "window_scores": Overwrite({}),
         "crag_action": None,
         "ircot_steps": 0,
         "ircot_answer": None,
         "ircot_done": None,
+        "ircot_done_reason": None,
+        "index_failed": False,
         "retrievals": 0,
         "retries": 0,
         "retry": None,
@@ -136,13 +139,9 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     question = validate_question(raw, max_chars=context.max_question_chars)
     how: Condensed
     standalone, how = question, "first turn"
-    fallback: list[FallbackEvent] = []
-    degraded: list[str] = []
     if any(isinstance(m, HumanMessage) for m in history):
         previous = state.get("standalone_question") or _last_question(history)
-        standalone, how, fallback, degraded = _standalone(
-            question, history, previous, runtime, deps
-        )
+        standalone, how = _standalone(question, history, previous, runtime, deps)
     shown = QuestionEvent(
         type="question",
         node="condense_question",
@@ -154,8 +153,6 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
     asked_now = state.get("messages") and raw == state["messages"][-1].content
     return {
         **fresh_turn(),
-        "events": Overwrite([*fallback, shown]),
-        "degraded": Overwrite(degraded),
         "question": question,
         "standalone_question": standalone,
         "search_query": standalone,
@@ -173,25 +170,24 @@ def _standalone(
     previous: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[str, Condensed, list[FallbackEvent], list[str]]:
-    """Return the standalone question, how it was made, and the rewriter's failure if any."""
+) -> tuple[str, Condensed]:
+    """Return the standalone question and how it was made (a rejected rewrite is emitted)."""
     if not runtime.context.condense_history:
-        return question, "off", [], []
+        return question, "off"
     answer = _last_answer(history)
     resolved = resolve_follow_up(
         question, previous=previous, answer=answer, previous_turn=_last_question(history)
     )
     used = resolved.reading if resolved else "the previous question with the new turn"
-    verdict = _ask_rewriter(question, history, answer, runtime, deps, used=used)
-    fallback, degraded = verdict.events, verdict.degraded
-    if verdict.value is not None:
-        problem = _misreading(verdict.value, resolved)
+    rewrite = _ask_rewriter(question, history, answer, runtime, deps, used=used)
+    if rewrite is not None:
+        problem = _misreading(rewrite, resolved)
         if problem is None:
-            return verdict.value, "model", [], []
-        fallback = [_rejected(runtime, problem, used)]
+            return rewrite, "model"
+        emit(runtime, fallback("condense_question", "rewriter", problem, used=used))
     if resolved:
-        return resolved.question, "resolved", fallback, degraded
-    return template_question(question, previous, answer=answer), "template", fallback, degraded
+        return resolved.question, "resolved"
+    return template_question(question, previous, answer=answer), "template"
 
 
 def _misreading(rewrite: str, resolved: Resolution | None) -> str | None:
@@ -215,7 +211,7 @@ def _ask_rewriter(
     deps: Deps,
     *,
     used: str,
-) -> Verdict[str]:
+) -> str | None:
     """Ask the rewriter for a standalone question that passes `keeps_intent`."""
     lines = [f"{m.type}: {as_data(m.text)}" for m in history[-_HISTORY_TURNS:]]
     prompt = CONDENSE_QUESTION.format(history="\n".join(lines), question=question)
@@ -230,20 +226,6 @@ def _ask_rewriter(
         check=lambda text: keeps_intent(text, turn=question, previous_answer=answer),
         used=used,
     )
-
-
-def _rejected(runtime: Runtime[Context], problem: str, used: str) -> FallbackEvent:
-    """Emit and return the fallback event of a rewrite that misreads the follow-up."""
-    event = FallbackEvent(
-        type="fallback",
-        node="condense_question",
-        judge="rewriter",
-        problem=problem,
-        used=used,
-        degraded=None,
-    )
-    emit(runtime, event)
-    return event
 
 
 def _first_line(message: AIMessage) -> str:

@@ -7,32 +7,35 @@ retrieval route, the answer says so plainly instead of guessing.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import AnswerEvent, Citation, emit
+from graphs.events import AnswerEvent, Citation, emit, source_label
 from graphs.state import Candidate, State, Strip
 from models.text import claimed_words, content_tokens
-from nodes._common import label
 from prompts.generate import NOT_FOUND
 
-__all__ = ["NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
+__all__ = ["FinalUpdate", "NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
 
 NO_ANSWER = "I could not produce an answer."
 NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
 
 
 def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[Citation]:
-    """Return the evidence strips that share the answer's new words (all of them if none do)."""
+    """Return the evidence strips that share the answer's new words (all of them if none do).
+
+    One citation per source (`source_label`); each carries its strip's and passage's hashes.
+    """
     words = claimed_words(answer, question)
     supporting = [s for s in evidence if words & content_tokens(s["text"])] or list(evidence)
     citations: list[Citation] = []
     for strip in supporting:
-        if any(label(strip) == _where(c) for c in citations):
+        where = source_label(strip)
+        if any(c["label"] == where for c in citations):
             continue
         citations.append(
             Citation(
@@ -42,17 +45,13 @@ def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[
                 position=strip["position"],
                 url=strip["url"],
                 origin=strip["origin"],
+                label=where,
+                passage_hash=strip["passage_hash"],
+                strip_hash=strip["hash"],
                 text=strip["text"],
             )
         )
     return citations
-
-
-def _where(citation: Citation) -> str:
-    if citation["origin"] == "web":
-        return citation["url"] or citation["source"]
-    position = citation["position"]
-    return citation["source"] if position is None else f"{citation['source']}#{position}"
 
 
 def should_abstain(
@@ -78,7 +77,17 @@ def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
     return notes
 
 
-def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+class FinalUpdate(TypedDict):
+    """What `finalize` writes: the answer with its citations and notes, and the AI turn."""
+
+    answer: str
+    citations: list[Citation]
+    notes: list[str]
+    abstained: bool
+    messages: list[AnyMessage]
+
+
+def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> FinalUpdate:
     """Pick the best candidate (or abstain), cite its evidence, and append the AI turn."""
     context = runtime.context
     candidates = state.get("candidates") or []
@@ -106,16 +115,11 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, A
         abstained=abstained,
         revised=revised,
     )
+    emit(runtime, shown)
     metadata = {"citations": citations, "notes": notes, "abstained": abstained}
-    return {
-        "answer": text,
-        "citations": citations,
-        "notes": notes,
-        "abstained": abstained,
-        "events": [emit(runtime, shown)],
-        "messages": [
-            AIMessage(
-                text, id=None if revised else streamed, name="acrag", response_metadata=metadata
-            )
-        ],
-    }
+    turn = AIMessage(
+        text, id=None if revised else streamed, name="acrag", response_metadata=metadata
+    )
+    return FinalUpdate(
+        answer=text, citations=citations, notes=notes, abstained=abstained, messages=[turn]
+    )

@@ -8,14 +8,15 @@ the answer was revised).
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import FallbackEvent, emit
+from graphs.events import emit, fallback
 from graphs.state import Candidate, Passage, State, Strip
 from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
@@ -33,12 +34,20 @@ from prompts.generate import (
     SHORT_ANSWER_RULE,
 )
 
-__all__ = ["answer_messages", "clean_answer", "evidence_groups", "generate", "retry_options"]
+__all__ = [
+    "CandidatesUpdate",
+    "answer_messages",
+    "clean_answer",
+    "evidence_groups",
+    "generate",
+    "retry_options",
+]
 
 logger = logging.getLogger(__name__)
 
 _HISTORY_TURNS = 6
 """Earlier messages a closed-book answer sees."""
+_NONE = "no candidate from this evidence"
 _PREFIX = re.compile(r"^\s*(answer\s*:|so the answer is\s*:?)\s*", re.IGNORECASE)
 
 
@@ -142,56 +151,63 @@ def _token_candidate(
     )
 
 
-def generate(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Write the candidates; the first streams live, the rest wait for `reflect`."""
-    context = runtime.context
-    kept = [s for s in state.get("strips") or [] if s["kept"]]
-    token = _token_candidate(state, context, deps.generator_for(context), kept)
-    if token is not None:
-        return {"candidates": [token], "events": [], "degraded": []}
-    count = context.candidates if context.reflect else 1
-    groups = evidence_groups(kept, count=count, per_passage=not state.get("reasoning"))
-    model = deps.generator_for(context)
+class CandidatesUpdate(TypedDict):
+    """What `generate` writes."""
+
+    candidates: list[Candidate]
+
+
+def _options(state: State, context: Context, model: BaseChatModel) -> dict[str, Any]:
+    """Return the model options: log-probs when asked for, sampling on a regeneration."""
     options: dict[str, Any] = {}
     if context.use_logprobs and "logprobs" in type(model).model_fields:
         options["logprobs"] = True
     if state.get("retries", 0):  # a regeneration: sample instead of repeating the same answer
         options |= retry_options(state["retries"])
+    return options
+
+
+def _write(
+    state: State, evidence: Sequence[Strip], runtime: Runtime[Context], deps: Deps, *, first: bool
+) -> Candidate | None:
+    """Write one candidate from `evidence`; None (after a fallback event) when the model fails."""
+    context = runtime.context
+    model = deps.generator_for(context)
     short = context.answer_style == "short"
-    candidates, failures = [], []
-    for index, evidence in enumerate(groups):
-        messages = answer_messages(
-            state["standalone_question"],
-            evidence,
-            short=short,
-            reasoning=state.get("reasoning") or [],
-            history=(state.get("messages") or [])[:-1],
+    messages = answer_messages(
+        state["standalone_question"],
+        evidence,
+        short=short,
+        reasoning=state.get("reasoning") or [],
+        history=(state.get("messages") or [])[:-1],
+    )
+    try:
+        reply = call_model(
+            model,
+            messages,
+            max_tokens=context.max_answer_tokens,
+            name="generate",
+            stream=first,
+            **_options(state, context, model),
         )
-        try:
-            reply = call_model(
-                model,
-                messages,
-                max_tokens=context.max_answer_tokens,
-                name="generate",
-                stream=index == 0,
-                **options,
-            )
-        except Exception as error:  # noqa: BLE001 - a failing model degrades the run (retried)
-            failures.append(retry_or_degrade(runtime, error, "the answer model"))
-            continue
-        candidates.append(_candidate(reply, evidence, short=short, streamed=index == 0))
-    events = [
-        emit(
-            runtime,
-            FallbackEvent(
-                type="fallback",
-                node="generate",
-                judge="generator",
-                problem=reason,
-                used="no candidate from this evidence",
-                degraded=reason,
-            ),
-        )
-        for reason in failures
+    except Exception as error:  # noqa: BLE001 - a failing model degrades the run (retried)
+        reason = retry_or_degrade(runtime, error, "the answer model")
+        emit(runtime, fallback("generate", "generator", reason, used=_NONE, degraded=reason))
+        return None
+    return _candidate(reply, evidence, short=short, streamed=first)
+
+
+def generate(state: State, runtime: Runtime[Context], deps: Deps) -> CandidatesUpdate:
+    """Write the candidates; the first streams live, the rest wait for `reflect`."""
+    context = runtime.context
+    kept = [s for s in state.get("strips") or [] if s["kept"]]
+    token = _token_candidate(state, context, deps.generator_for(context), kept)
+    if token is not None:
+        return CandidatesUpdate(candidates=[token])
+    count = context.candidates if context.reflect else 1
+    groups = evidence_groups(kept, count=count, per_passage=not state.get("reasoning"))
+    written = [
+        _write(state, evidence, runtime, deps, first=index == 0)
+        for index, evidence in enumerate(groups)
     ]
-    return {"candidates": candidates, "events": events, "degraded": failures}
+    return CandidatesUpdate(candidates=[c for c in written if c is not None])

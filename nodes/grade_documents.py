@@ -7,20 +7,27 @@ underrates a long passage whose answer sits in the middle. Web passages are not 
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit
-from graphs.state import Passage, State
-from models.text import content_tokens, stems
+from graphs.events import CragAction, CragActionEvent, GradesEvent, ScoredRef, emit, source_ref
+from graphs.state import Passage, State, score_key
+from models.text import content_tokens, split_strips, stems
 from nodes._common import score_texts
 from nodes._guard import without_instructions
-from nodes.refine_strips import split_strips
 
-__all__ = ["best_per_passage", "crag_action", "decide_crag", "grade_passages", "grading_batch"]
+__all__ = [
+    "CragUpdate",
+    "GradeUpdate",
+    "best_per_passage",
+    "crag_action",
+    "decide_crag",
+    "grade_passages",
+    "grading_batch",
+]
 
 
 def crag_action(scores: Sequence[float], *, upper: float, lower: float) -> CragAction:
@@ -72,52 +79,63 @@ def best_per_passage(scores: Sequence[float], owners: Sequence[int]) -> list[flo
     return [best[index] for index in sorted(best)]
 
 
+class GradeUpdate(TypedDict):
+    """What `grade_passages` writes.
+
+    The newly graded passages (none when none were new), and every score the evaluator gave
+    (refinement reuses the windows').
+    """
+
+    passages: NotRequired[list[Passage]]
+    window_scores: NotRequired[dict[str, float]]
+
+
+class CragUpdate(GradeUpdate):
+    """What `decide_crag` writes."""
+
+    crag_scores: list[float]
+    crag_action: CragAction
+
+
 def _grade(
     state: State, runtime: Runtime[Context], deps: Deps
-) -> tuple[dict[str, Any], list[float] | None]:
+) -> tuple[GradeUpdate, list[float] | None]:
     """Score the ungraded local passages; return the update and the grades (None: failed)."""
     batch = [
         p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
     ]
     if not batch:
-        return {}, []
-    texts, owners = grading_batch(
-        [p["text"] for p in batch], runtime.context, question=state["standalone_question"]
+        return GradeUpdate(), []
+    question = state["standalone_question"]
+    texts, owners = grading_batch([p["text"] for p in batch], runtime.context, question=question)
+    scores = score_texts(
+        runtime, deps, node="grade_documents", question=question, texts=texts, used="Ambiguous"
     )
-    verdict = score_texts(
-        runtime,
-        deps,
-        node="grade_documents",
-        question=state["standalone_question"],
-        texts=texts,
-        used="Ambiguous",
-    )
-    grades = None if verdict.value is None else best_per_passage(verdict.value, owners)
+    grades = None if scores is None else best_per_passage(scores, owners)
     graded: list[Passage] = [
         {**p, "score": round(s, 4)}
         for p, s in zip(batch, grades or [0.0] * len(batch), strict=True)
     ]
-    shown = emit(runtime, _grades_event(graded))
-    update = {"passages": graded, "events": [*verdict.events, shown], "degraded": verdict.degraded}
+    emit(runtime, _grades_event(graded))
+    update = GradeUpdate(passages=graded)
+    if scores is not None:
+        update["window_scores"] = {
+            score_key(question, t): v for t, v in zip(texts, scores, strict=True)
+        }
     return update, grades
 
 
 def _grades_event(graded: Sequence[Passage]) -> GradesEvent:
-    refs = [
-        ScoredRef(
-            title=p["title"], source=p["source"], position=p["position"], score=p["score"] or 0.0
-        )
-        for p in graded
-    ]
+    refs = [ScoredRef(**source_ref(p, p["hash"]), score=p["score"] or 0.0) for p in graded]
     return GradesEvent(type="grades", node="grade_documents", scores=refs)
 
 
-def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> GradeUpdate:
     """Score the local passages not graded yet (IRCoT's grading: no CRAG action)."""
     return _grade(state, runtime, deps)[0]
 
 
-def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpdate:
     """Grade the new passages, then store CRAG's action for this retrieval."""
     update, scores = _grade(state, runtime, deps)
     thresholds = runtime.context.crag_thresholds()
@@ -137,5 +155,5 @@ def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str
         upper=thresholds.upper,
         lower=thresholds.lower,
     )
-    events = [*update.get("events", []), emit(runtime, shown)]
-    return {**update, "crag_scores": scores, "crag_action": action, "events": events}
+    emit(runtime, shown)
+    return CragUpdate(**update, crag_scores=scores, crag_action=action)

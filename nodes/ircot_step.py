@@ -6,23 +6,20 @@ nothing new said), or at the step cap.
 """
 
 import re
-from typing import Any
+from typing import NamedTuple, NotRequired, TypedDict
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import CapReachedEvent, Event, IrcotStepEvent, emit
-from graphs.state import State
-from models.text import content_tokens, strip_markup
+from graphs.events import IrcotStepEvent, cap_reached, emit
+from graphs.state import IrcotEnd, State
+from models.text import content_tokens, leading_sentence, strip_markup
 from nodes._common import ask_judge, call_model, format_passages, text_of
 from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
-__all__ = ["first_sentence", "ircot_step", "read_answer"]
-
-_SENTENCE = re.compile(r"^(.+?(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))[.!?])(\s|$)")
-"""A sentence ends at . ! or ?, but not after an initial ("Michael C. Hall") or abbreviation."""
+__all__ = ["IrcotUpdate", "first_sentence", "ircot_step", "read_answer"]
 
 
 def first_sentence(reply: str) -> str:
@@ -32,8 +29,7 @@ def first_sentence(reply: str) -> str:
     line = re.sub(r"^(reasoning|next sentence|sentence)\s*:\s*", "", line, flags=re.IGNORECASE)
     if ANSWER_MARKER in line.lower():  # keep "So the answer is: 6,960." whole
         return line.strip()
-    match = _SENTENCE.match(line)
-    return (match.group(1) if match else line).strip()
+    return leading_sentence(line)
 
 
 def read_answer(sentence: str) -> str | None:
@@ -63,10 +59,24 @@ def _adds_nothing(state: State, sentence: str, sentences: list[str]) -> bool:
     return bool(sentences) and not found_new and content_tokens(sentence) <= said
 
 
-def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Write one reasoning sentence; end the loop on an answer, no progress, or the cap."""
-    context = runtime.context
-    sentences = list(state.get("reasoning") or [])
+class IrcotUpdate(TypedDict):
+    """What `ircot_step` writes (the sentence becomes the next query)."""
+
+    ircot_steps: int
+    ircot_answer: str | None
+    ircot_done: IrcotEnd | None
+    ircot_done_reason: str | None
+    reasoning: NotRequired[list[str]]
+    search_query: NotRequired[str]
+
+
+class _Done(NamedTuple):
+    why: IrcotEnd
+    reason: str
+
+
+def _messages(state: State, sentences: list[str]) -> list[BaseMessage]:
+    """Return IRCoT's prompt: its demos, then the kept strips, the question and the chain."""
     kept = [s for s in state.get("strips") or [] if s["kept"]]
     prompt = IRCOT_STEP.format(
         passages=format_passages(kept),
@@ -76,56 +86,54 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
     messages: list[BaseMessage] = [SystemMessage(IRCOT_SYSTEM)]
     for demo, reply in IRCOT_DEMOS:
         messages += [HumanMessage(demo), AIMessage(reply)]
-    messages.append(HumanMessage(prompt))
-    verdict = ask_judge(
+    return [*messages, HumanMessage(prompt)]
+
+
+def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> IrcotUpdate:
+    """Write one reasoning sentence; end the loop on an answer, no progress, or the cap."""
+    cap = runtime.context.ircot_max_steps
+    sentences = list(state.get("reasoning") or [])
+    messages = _messages(state, sentences)
+    written = ask_judge(
         runtime,
         node="ircot_step",
         judge="generator",
-        get=lambda: deps.generator_for(context),
+        get=lambda: deps.generator_for(runtime.context),
         call=lambda model: first_sentence(
             text_of(call_model(model, messages, max_tokens=64, name="ircot_step"))
         ),
         check=lambda sentence: _new(sentence, sentences, state["standalone_question"]),
         used="no new sentence: answering from what was found",
     )
-    step = state.get("ircot_steps", 0) + 1
-    sentence = verdict.value or ""
+    step, sentence = state.get("ircot_steps", 0) + 1, written or ""
     answer = read_answer(sentence)
-    done = _why_done(state, sentence, sentences, answer, step, context.ircot_max_steps)
+    done = _why_done(state, sentence, sentences, answer, step, cap)
     shown = IrcotStepEvent(
         type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
-    events: list[Event] = [*verdict.events, emit(runtime, shown)]
-    if done and done.startswith("IRCoT reached"):
-        cap = CapReachedEvent(
-            type="cap_reached",
-            node="ircot_step",
-            cap="ircot_max_steps",
-            limit=context.ircot_max_steps,
-            reason=done,
-        )
-        events.append(emit(runtime, cap))
-    updates: dict[str, Any] = {
-        "ircot_steps": step,
-        "ircot_answer": answer,
-        "ircot_done": done,
-        "events": events,
-        "degraded": verdict.degraded,
-    }
+    emit(runtime, shown)
+    if done and done.why == "cap":
+        emit(runtime, cap_reached("ircot_step", "ircot_max_steps", cap, done.reason))
+    update = IrcotUpdate(
+        ircot_steps=step,
+        ircot_answer=answer,
+        ircot_done=done.why if done else None,
+        ircot_done_reason=done.reason if done else None,
+    )
     if sentence:
-        updates |= {"reasoning": [*sentences, sentence], "search_query": sentence}
-    return updates
+        update |= {"reasoning": [*sentences, sentence], "search_query": sentence}
+    return update
 
 
 def _why_done(
     state: State, sentence: str, sentences: list[str], answer: str | None, step: int, cap: int
-) -> str | None:
+) -> _Done | None:
     if answer:
-        return "the reasoning reached an answer"
+        return _Done("answer", "the reasoning reached an answer")
     if not sentence:
-        return "no new fact: answering from what was found"
+        return _Done("no_fact", "no new fact: answering from what was found")
     if _adds_nothing(state, sentence, sentences):
-        return "nothing new retrieved or said: answering from what was found"
+        return _Done("no_progress", "nothing new retrieved or said: answering from what was found")
     if step >= cap:
-        return f"IRCoT reached its cap of {cap} steps; answering from what was found"
+        return _Done("cap", f"IRCoT reached its cap of {cap} steps; answering from what was found")
     return None

@@ -6,36 +6,22 @@ strips under the filter threshold are dropped, the top k are kept and rejoined i
 original order.
 """
 
-import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import StripsEvent, StripView, emit
-from graphs.state import Passage, State, Strip, content_hash
-from nodes._common import Verdict, label, score_texts
+from graphs.events import StripsEvent, StripView, emit, source_label
+from graphs.state import Passage, State, Strip, content_hash, score_key
+from models.text import split_strips
+from nodes._common import score_texts
 from nodes._guard import is_instruction, without_instructions
 
-__all__ = ["refine_strips", "select_strips", "split_strips", "usable_passages"]
+__all__ = ["StripsUpdate", "refine_strips", "select_strips", "usable_passages"]
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-
-
-def split_strips(
-    text: str, *, mode: Literal["sentences", "words", "passage"], sentences: int, words: int
-) -> list[str]:
-    """Split a passage into strips: groups of sentences, word windows, or the whole passage."""
-    text = " ".join(text.split())
-    if mode == "passage" or not text:
-        return [text] if text else []
-    if mode == "words":
-        tokens = text.split()
-        return [" ".join(tokens[i : i + words]) for i in range(0, len(tokens), words)]
-    parts = [s for s in _SENTENCE_END.split(text) if s.strip()]
-    return [" ".join(parts[i : i + sentences]) for i in range(0, len(parts), sentences)]
+_PASSAGE = "passage scores"
 
 
 def usable_passages(state: State) -> list[Passage]:
@@ -96,48 +82,79 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
     return strips
 
 
-def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+class StripsUpdate(TypedDict):
+    """What `refine_strips` writes: every strip, the kept ones marked."""
+
+    strips: list[Strip]
+    window_scores: NotRequired[dict[str, float]]
+
+
+def _score(
+    strips: list[Strip], state: State, runtime: Runtime[Context], deps: Deps
+) -> tuple[list[Strip], dict[str, float]]:
+    """Score new strips, reusing the scores grading gave the same windows; return the new ones.
+
+    When the evaluator fails, each strip keeps its passage's score.
+    """
+    question = state["standalone_question"]
+    known = state.get("window_scores") or {}
+    texts = list(
+        dict.fromkeys(s["text"] for s in strips if score_key(question, s["text"]) not in known)
+    )
+    scores = (
+        score_texts(
+            runtime, deps, node="refine_strips", question=question, texts=texts, used=_PASSAGE
+        )
+        if texts
+        else []
+    )
+    if scores is None:
+        return strips, {}
+    found = {score_key(question, t): v for t, v in zip(texts, scores, strict=True)}
+    scores_now = known | found
+    scored: list[Strip] = [
+        {**s, "score": round(scores_now[score_key(question, s["text"])], 4)} for s in strips
+    ]
+    return scored, found
+
+
+def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> StripsUpdate:
     """Score the strips of newly usable passages and select the knowledge."""
     context = runtime.context
     passages = usable_passages(state)
     old = list(state.get("strips") or [])
     new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
-    question = state["standalone_question"]
-    texts = [s["text"] for s in new]
-    verdict = (
-        score_texts(
-            runtime,
-            deps,
-            node="refine_strips",
-            question=question,
-            texts=texts,
-            used="passage scores",
-        )
-        if new
-        else Verdict(None, [], [])
-    )
-    if verdict.value is not None:  # else each strip keeps its passage's score
-        new = [{**s, "score": round(v, 4)} for s, v in zip(new, verdict.value, strict=True)]
+    new, found = _score(new, state, runtime, deps)
     strips = select_strips(
         [*old, *new],
         passages,
         threshold=context.crag_thresholds().strip,
         top_k=context.strips_top_k,
     )
+    emit(runtime, _strips_event(strips, context.strip_mode))
+    update = StripsUpdate(strips=strips)
+    if found:
+        update["window_scores"] = found
+    return update
+
+
+def _strips_event(strips: Sequence[Strip], mode: str) -> StripsEvent:
     kept = sum(s["kept"] for s in strips)
-    shown = StripsEvent(
+    return StripsEvent(
         type="strips",
         node="refine_strips",
         kept=kept,
         dropped=len(strips) - kept,
-        mode=context.strip_mode,
+        mode=mode,
         strips=[
-            StripView(label=label(s), score=s["score"], text=s["text"][:200], kept=s["kept"])
+            StripView(
+                hash=s["hash"],
+                passage_hash=s["passage_hash"],
+                label=source_label(s),
+                score=s["score"],
+                text=s["text"][:200],
+                kept=s["kept"],
+            )
             for s in strips
         ],
     )
-    return {
-        "strips": strips,
-        "events": [*verdict.events, emit(runtime, shown)],
-        "degraded": verdict.degraded,
-    }

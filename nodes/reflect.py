@@ -7,26 +7,18 @@ relevance of the evidence, IsSup = P(full) + 0.5 * P(partial), IsUse = (usefulne
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import (
-    CandidateView,
-    CapReachedEvent,
-    CritiqueEvent,
-    Event,
-    FallbackEvent,
-    RetryEvent,
-    emit,
-)
+from graphs.events import CandidateView, CritiqueEvent, RetryEvent, cap_reached, emit
 from graphs.state import Candidate, State, Strip
 from models.judges import SupportLevel
 from nodes._common import ask_judge
 
-__all__ = ["RETRY_STEPS", "rank_candidates", "reflect"]
+__all__ = ["RETRY_STEPS", "ReflectUpdate", "rank_candidates", "reflect"]
 
 RETRY_STEPS = 12
 """Super-steps a retry may need; with fewer left, the run finishes instead."""
@@ -58,8 +50,8 @@ def _support(
     question: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[dict[SupportLevel, float], list[FallbackEvent]]:
-    verdict = ask_judge(
+) -> dict[SupportLevel, float]:
+    found = ask_judge(
         runtime,
         node="reflect",
         judge="support",
@@ -70,13 +62,13 @@ def _support(
         check=_valid_support,
         used="partial",
     )
-    return verdict.value or _NEUTRAL_SUPPORT, verdict.events
+    return found or _NEUTRAL_SUPPORT
 
 
 def _usefulness(
     candidate: Candidate, question: str, runtime: Runtime[Context], deps: Deps
-) -> tuple[float, list[FallbackEvent]]:
-    verdict = ask_judge(
+) -> float:
+    found = ask_judge(
         runtime,
         node="reflect",
         judge="usefulness",
@@ -85,7 +77,7 @@ def _usefulness(
         check=lambda value: 1 <= value <= 5,
         used="3",
     )
-    return (3.0 if verdict.value is None else verdict.value), verdict.events
+    return 3.0 if found is None else found
 
 
 def _critique(
@@ -94,12 +86,12 @@ def _critique(
     question: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> tuple[Candidate, list[FallbackEvent]]:
+) -> Candidate:
     evidence = [strips[h] for h in candidate["strip_hashes"] if h in strips]
-    support, events = _NEUTRAL_SUPPORT, list[FallbackEvent]()
+    support = _NEUTRAL_SUPPORT
     if evidence:  # without evidence (route A) support is not judged
-        support, events = _support(candidate, evidence, question, runtime, deps)
-    use, more = _usefulness(candidate, question, runtime, deps)
+        support = _support(candidate, evidence, question, runtime, deps)
+    use = _usefulness(candidate, question, runtime, deps)
     done = Candidate(**candidate)
     done["is_rel"] = (
         round(sum((s["score"] + 1) / 2 for s in evidence) / len(evidence), 4) if evidence else 0.0
@@ -107,7 +99,7 @@ def _critique(
     done["is_sup"] = round(support["full"] + 0.5 * support["partial"], 4)
     done["support"] = max(support, key=lambda k: support[k]) if evidence else "partial"
     done["is_use"] = round((use - 1) / 4, 4)
-    return done, events + more
+    return done
 
 
 def _view(candidate: Candidate) -> CandidateView:
@@ -122,43 +114,46 @@ def _view(candidate: Candidate) -> CandidateView:
     )
 
 
-def reflect(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+class ReflectUpdate(TypedDict):
+    """What `reflect` writes: the ranked candidates and its decision."""
+
+    candidates: list[Candidate]
+    retry: Literal["regenerate", "rewrite"] | None
+    retries: NotRequired[int]
+    stop_reason: NotRequired[str | None]
+
+
+def reflect(state: State, runtime: Runtime[Context], deps: Deps) -> ReflectUpdate:
     """Critique and rank the candidates; decide whether to retry an unsupported best one."""
-    context = runtime.context
+    context, question = runtime.context, state["standalone_question"]
     strips = {s["hash"]: s for s in state.get("strips") or []}
-    critiqued, events = [], list[Event]()
-    for candidate in state.get("candidates") or []:
-        done, found = _critique(candidate, strips, state["standalone_question"], runtime, deps)
-        critiqued.append(done)
-        events += found
+    critiqued = [
+        _critique(c, strips, question, runtime, deps) for c in state.get("candidates") or []
+    ]
     ranked = rank_candidates(critiqued, context) if context.reflect else critiqued
     weights = [context.w_rel, context.w_sup, context.w_use]
-    critique = CritiqueEvent(
-        type="critique", node="reflect", weights=weights, candidates=[_view(c) for c in ranked]
-    )
-    events.append(emit(runtime, critique))
-    updates: dict[str, Any] = {"candidates": ranked, "events": events, "retry": None}
+    views = [_view(c) for c in ranked]
+    emit(runtime, CritiqueEvent(type="critique", node="reflect", weights=weights, candidates=views))
+    return _decide(state, runtime, ranked)
+
+
+def _decide(state: State, runtime: Runtime[Context], ranked: list[Candidate]) -> ReflectUpdate:
+    """Retry an unsupported best candidate while the cap and the step budget allow it."""
+    context = runtime.context
+    update = ReflectUpdate(candidates=ranked, retry=None)
     if not (context.reflect and ranked and ranked[0]["support"] == "none"):
-        return updates
+        return update
     retries = state.get("retries", 0)
     room = state.get("remaining_steps", RETRY_STEPS + 1) > RETRY_STEPS
     if retries < context.max_retries and room:
-        retry = RetryEvent(
-            type="retry",
-            node="reflect",
-            attempt=retries + 1,
-            action=context.retry_action,
-            why="the best answer is not supported by the evidence",
+        update["retries"], update["retry"] = retries + 1, context.retry_action
+        why = "the best answer is not supported by the evidence"
+        shown = RetryEvent(
+            type="retry", node="reflect", attempt=retries + 1, action=context.retry_action, why=why
         )
-        events.append(emit(runtime, retry))
-        return updates | {"retries": retries + 1, "retry": context.retry_action}
+        emit(runtime, shown)
+        return update
     reason = f"the answer is not supported by the evidence after {retries} retries (cap reached)"
-    cap = CapReachedEvent(
-        type="cap_reached",
-        node="reflect",
-        cap="max_retries",
-        limit=context.max_retries,
-        reason=reason,
-    )
-    events.append(emit(runtime, cap))
-    return updates | {"stop_reason": state.get("stop_reason") or reason}
+    emit(runtime, cap_reached("reflect", "max_retries", context.max_retries, reason))
+    update["stop_reason"] = state.get("stop_reason") or reason
+    return update

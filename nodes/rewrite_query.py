@@ -5,7 +5,7 @@ keywords may use only the question's own words (checked), so no invented fact re
 """
 
 import re
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -20,6 +20,7 @@ from prompts.rewrite import REWRITE_EXAMPLES, REWRITE_SYSTEM
 
 __all__ = [
     "MAX_KEYWORDS",
+    "QueryUpdate",
     "fallback_keywords",
     "parse_keywords",
     "rewrite_for_retrieval",
@@ -74,11 +75,17 @@ def parse_keywords(reply: str) -> str | None:
     return ", ".join(words) or None
 
 
+class QueryUpdate(TypedDict):
+    """What the rewrite nodes write."""
+
+    search_query: str
+
+
 def _rewrite(
     state: State, runtime: Runtime[Context], deps: Deps, purpose: Literal["web", "retrieve"]
-) -> dict[str, Any]:
+) -> QueryUpdate:
     question = state["standalone_question"]
-    verdict = ask_judge(
+    keywords = ask_judge(
         runtime,
         node="rewrite_query",
         judge="rewriter",
@@ -90,26 +97,23 @@ def _rewrite(
                 )
             )
         ),
-        check=lambda keywords: within_question(keywords, question),
+        check=lambda found: within_question(found, question),
         used="the question's own keywords",
     )
-    query = verdict.value or fallback_keywords(question)
-    note = None if verdict.value else "kept the question's own keywords"
+    query = keywords or fallback_keywords(question)
+    note = None if keywords else "kept the question's own keywords"
     shown = RewriteEvent(
         type="rewrite", node="rewrite_query", query=query, purpose=purpose, note=note
     )
-    return {
-        "search_query": query,
-        "events": [*verdict.events, emit(runtime, shown)],
-        "degraded": verdict.degraded,
-    }
+    emit(runtime, shown)
+    return QueryUpdate(search_query=query)
 
 
-def rewrite_query(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def rewrite_query(state: State, runtime: Runtime[Context], deps: Deps) -> QueryUpdate:
     """Write keywords for CRAG's web search."""
     return _rewrite(state, runtime, deps, "web")
 
 
-def rewrite_for_retrieval(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
+def rewrite_for_retrieval(state: State, runtime: Runtime[Context], deps: Deps) -> QueryUpdate:
     """Write keywords for another local retrieval, as reflection asked."""
     return _rewrite(state, runtime, deps, "retrieve")

@@ -1,6 +1,6 @@
 """Node `web_search`: search the web (or the offline web corpus) and split pages into paragraphs."""
 
-from typing import Any
+from typing import TypedDict
 
 from langchain_core.documents import Document
 from langgraph.runtime import Runtime
@@ -12,7 +12,7 @@ from graphs.state import Passage, State
 from nodes._degrade import retry_or_degrade
 from nodes.retrieve import to_passage
 
-__all__ = ["paragraphs", "web_search"]
+__all__ = ["WebUpdate", "paragraphs", "web_search"]
 
 _MIN_PARAGRAPH_CHARS = 40
 
@@ -26,21 +26,35 @@ def paragraphs(document: Document) -> list[Document]:
     ]
 
 
-def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
-    """Search for the rewritten query; the paragraphs join the passages as web knowledge."""
+class WebUpdate(TypedDict):
+    """What `web_search` writes."""
+
+    passages: list[Passage]
+    web_searched: bool
+    degraded: list[str]
+    """A failed or degraded backend (said in its `web_results` event, not a fallback)."""
+
+
+def _search(
+    query: str, runtime: Runtime[Context], deps: Deps
+) -> tuple[str, str | None, list[Document]]:
+    """Return the backend used, why its results are degraded (if so), and their paragraphs."""
     context = runtime.context
-    query = state.get("search_query") or state["standalone_question"]
-    step = state.get("retrievals", 0)
     if context.web_backend == "none":
-        backend, degraded, found = "none", "web search is disabled", []
-    else:
-        try:
-            results = deps.web_for(context).search(query, max_results=context.web_k)
-            backend, degraded = results.backend, results.degraded
-            found = [p for d in results.documents for p in paragraphs(d)]
-        except Exception as error:  # noqa: BLE001 - a web failure degrades the run (retried)
-            backend, found = context.web_backend, []
-            degraded = retry_or_degrade(runtime, error, "web search")
+        return "none", "web search is disabled", []
+    try:
+        results = deps.web_for(context).search(query, max_results=context.web_k)
+    except Exception as error:  # noqa: BLE001 - a web failure degrades the run (retried)
+        return context.web_backend, retry_or_degrade(runtime, error, "web search"), []
+    found = [p for d in results.documents for p in paragraphs(d)]
+    return results.backend, results.degraded, found
+
+
+def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> WebUpdate:
+    """Search for the rewritten query; the paragraphs join the passages as web knowledge."""
+    query = state.get("search_query") or state["standalone_question"]
+    backend, degraded, found = _search(query, runtime, deps)
+    step = state.get("retrievals", 0)
     passages: list[Passage] = [to_passage(d, query=query, step=step) for d in found]
     shown = WebResultsEvent(
         type="web_results",
@@ -50,9 +64,6 @@ def web_search(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
         degraded=degraded,
         results=[{"title": p["title"], "url": p["url"]} for p in passages],
     )
-    return {
-        "passages": passages,
-        "web_searched": True,
-        "events": [emit(runtime, shown)],
-        "degraded": [degraded] if degraded and backend != "none" else [],
-    }
+    emit(runtime, shown)
+    reasons = [degraded] if degraded and backend != "none" else []
+    return WebUpdate(passages=passages, web_searched=True, degraded=reasons)

@@ -6,6 +6,7 @@ from pathlib import Path
 import platformdirs
 
 from models.errors import UserError
+from models.files import cache_dir
 
 __all__ = ["ENV_VAR", "acrag_home", "cache_dir"]
 
@@ -33,10 +34,3 @@ def acrag_home(override: str | os.PathLike[str] | None = None) -> Path:
     if not os.access(home, os.W_OK | os.X_OK):
         raise UserError(f"the data directory {home} is not writable; {hint}")
     return home
-
-
-def cache_dir() -> Path:
-    """Return the user's cache directory for acrag (large derived files such as models)."""
-    path = Path(platformdirs.user_cache_dir("acrag"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path

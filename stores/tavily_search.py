@@ -12,7 +12,7 @@ from langchain_core.documents import Document
 from tavily import TavilyClient
 from tavily import errors as tavily_errors
 
-from stores.web import WebResults
+from stores.web_results import WebResults
 
 __all__ = ["AUTHORITATIVE_DOMAINS", "TavilyWebSearch", "is_authoritative", "rank_authoritative"]
 

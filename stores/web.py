@@ -6,11 +6,12 @@ what went wrong, so the graph can carry on with what it has.
 
 import logging
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from langchain_core.documents import Document
+
+from stores.web_results import WebResults, WebSearch
 
 __all__ = [
     "LOCAL_WEB_COLLECTION",
@@ -26,23 +27,6 @@ logger = logging.getLogger(__name__)
 
 LOCAL_WEB_COLLECTION = "web"
 Backend = Literal["auto", "tavily", "local", "none"]
-
-
-@dataclass
-class WebResults:
-    """Pages found for a query, best first, and which backend found them."""
-
-    documents: list[Document] = field(default_factory=list)
-    backend: str = "none"
-    degraded: str | None = None
-
-
-class WebSearch(Protocol):
-    """Anything that searches the web (or a stand-in for it)."""
-
-    def search(self, query: str, *, max_results: int = 5) -> WebResults:
-        """Return up to `max_results` pages for `query`."""
-        ...
 
 
 class NoWebSearch:

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.server.errors import RequestError
 from graphs.context import Context
+from graphs.validation import InvalidContextError
 
 __all__ = ["CLIENT_FIELDS", "client_context"]
 
@@ -57,25 +58,26 @@ class _Float:
 _BOOL = _Choice((True, False))
 
 CLIENT_FIELDS: dict[str, _Choice | _Int | _Float] = {
-    "route": _Choice(("auto", "A", "B", "C")),
-    "answer_style": _Choice(("sentence", "short")),
+    "route": _Choice(Context.choices("route")),
+    "answer_style": _Choice(Context.choices("answer_style")),
     "reflect": _BOOL,
     "condense_history": _BOOL,
     "web_backend": _Choice(("auto", "none")),
-    "retrieval_mode": _Choice(("dense", "bm25", "hybrid")),
+    "retrieval_mode": _Choice(Context.choices("retrieval_mode")),
     "top_k": _Int(1, 10),
     "web_k": _Int(1, 10),
     "strips_top_k": _Int(1, 10),
     "candidates": _Int(1, 4),
     "max_retries": _Int(0, 2),
-    "retry_action": _Choice(("regenerate", "rewrite")),
+    "retry_action": _Choice(Context.choices("retry_action")),
     "ircot_max_steps": _Int(1, 8),
     "max_answer_tokens": _Int(16, 256),
     "upper_threshold": _Float(-1.0, 1.0, nullable=True),
     "lower_threshold": _Float(-1.0, 1.0, nullable=True),
     "strip_threshold": _Float(-1.0, 1.0, nullable=True),
 }
-"""The only fields a run's `context` may set, each with its allowed values."""
+"""The only fields a run's `context` may set, each with its allowed values (a `Literal`
+field's choices are read from `Context`; `web_backend` is narrowed to what needs no key)."""
 
 _SERVER_FIELDS = frozenset(Context.__dataclass_fields__) - set(CLIENT_FIELDS)
 
@@ -104,4 +106,8 @@ def client_context(value: object) -> dict[str, Any]:
     lower, upper = checked.get("lower_threshold"), checked.get("upper_threshold")
     if lower is not None and upper is not None and lower > upper:
         raise RequestError("context.lower_threshold must not exceed context.upper_threshold")
+    try:
+        Context.from_settings(checked)  # the same checks as the CLI's and the benchmark's
+    except InvalidContextError as error:
+        raise RequestError(f"context: {error}") from error
     return checked

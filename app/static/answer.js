@@ -6,7 +6,7 @@ import { el } from "./timeline.js";
 
 let opener = null; // the button that opened the source card, focused again on close
 
-const sourceName = (c) => (c.origin === "web" ? c.url || c.source : refName(c));
+const sourceName = (c) => (c.origin === "web" ? c.label : refName(c));
 
 function citeButton(citation, open) {
   const button = el("button", {

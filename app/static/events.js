@@ -10,12 +10,10 @@ export function tail(source) {
   return parts.length ? parts[parts.length - 1] : text;
 }
 
-// A passage's short name: the file's tail and chunk position, or the URL.
+// A passage's short name: the tail of its label (file#position), or the URL. The label is
+// built once, by the graph (`source_label` in graphs/events.py).
 export function refName(ref) {
-  if (!ref) return "";
-  if (ref.url) return ref.url;
-  const base = tail(ref.source || ref.title);
-  return ref.position === null || ref.position === undefined ? base : `${base}#${ref.position}`;
+  return ref ? tail(ref.label) : "";
 }
 
 export const num = (x, digits = 2) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(digits) : "–");
@@ -134,18 +132,16 @@ export function describeEvent(event) {
   return { title: String(event?.type || "event"), facts: "", details: [] };
 }
 
-// The cited strip's passage, rebuilt from the turn's `strips` events (every strip scored,
-// kept or not, labelled `source#position` or URL): [{text, cited}] in order. Falls back to the
-// cited strip alone when the events do not hold its passage.
+// The cited strip's passage, rebuilt from the turn's `strips` events (every strip scored, kept
+// or not): the strips of the citation's passage (`passage_hash`), in order, the cited one
+// (`strip_hash`) marked: [{text, cited}]. Falls back to the cited strip alone when the events
+// do not hold its passage.
 export function passageFor(citation, events) {
-  const base = citation.origin === "web" ? citation.url || citation.source : citation.source;
-  const label = citation.origin === "web" || citation.position === null ? base : `${base}#${citation.position}`;
-  const texts = [];
+  const byHash = new Map();
   for (const event of events || []) {
     if (event?.type !== "strips") continue;
-    for (const strip of event.strips) if (strip.label === label && !texts.includes(strip.text)) texts.push(strip.text);
+    for (const strip of event.strips) if (strip.passage_hash === citation.passage_hash) byHash.set(strip.hash, strip.text);
   }
-  const cited = (text) => text === citation.text || citation.text.includes(text);
-  if (!texts.some(cited)) return [{ text: citation.text, cited: true }];
-  return texts.map((text) => ({ text, cited: cited(text) }));
+  if (!byHash.has(citation.strip_hash)) return [{ text: citation.text, cited: true }];
+  return [...byHash].map(([hash, text]) => (hash === citation.strip_hash ? { text: citation.text, cited: true } : { text, cited: false }));
 }

@@ -16,7 +16,7 @@ other value; such replies are counted in `junk_grades`.
 """
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, NamedTuple, TypedDict
 
 from langchain_core.language_models import BaseChatModel
@@ -27,6 +27,7 @@ from langgraph.runtime import Runtime
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import Event, RewriteEvent, emit
+from graphs.graph import recorded
 from graphs.state import Passage, State, add_events, add_reasons
 from nodes._common import call_model, text_of
 from nodes._degrade import NODE_RETRY
@@ -86,20 +87,25 @@ class TutorialState(TypedDict, total=False):
     """Loop-backs taken (Self-RAG's rewrites and regenerations; CRAG has no loop)."""
     retrievals: int
     """Local retrievals made (the benchmark adds the web searches from the events)."""
+    index_failed: bool
+    """The local index failed (retries spent): later retrievals try it once."""
     events: Annotated[list[Event], add_events]
     degraded: Annotated[list[str], add_reasons]
 
 
-NodeFn = Callable[[Any, Runtime[Context], Deps], dict[str, Any]]
+NodeFn = Callable[[Any, Runtime[Context], Deps], Mapping[str, Any]]
 
 
 def add_node(builder: StateGraph[Any, Any, Any, Any], name: str, fn: NodeFn, deps: Deps) -> None:
-    """Add `fn` as node `name` with its collaborators; store and model nodes get retries."""
+    """Add `fn` as node `name` with its collaborators; store and model nodes get retries.
+
+    As in acrag's graph, what the node emits is recorded in `events` (see `recorded`).
+    """
 
     def node(state: Any, *, runtime: Runtime[Context]) -> dict[str, Any]:
         if runtime.context is None:  # a caller that passed no `context=` gets the defaults
             runtime = runtime.override(context=Context())
-        return fn(state, runtime, deps)
+        return recorded(fn)(state, runtime, deps)
 
     node.__name__ = node.__qualname__ = name
     policy = NODE_RETRY if fn in (retrieve, web_search) else None
@@ -160,15 +166,11 @@ def retrieve(state: TutorialState, runtime: Runtime[Context], deps: Deps) -> dic
     view = State(
         standalone_question=state["question"],
         retrievals=state.get("retrievals", 0),
-        degraded=state.get("degraded") or [],
+        index_failed=state.get("index_failed", False),
     )
     found = retrieve_node(view, runtime, deps)
-    return {
-        "documents": found["passages"],
-        "retrievals": found["retrievals"],
-        "events": found["events"],
-        "degraded": found["degraded"],
-    }
+    update = {"documents": found["passages"], "retrievals": found["retrievals"]}
+    return update | ({"index_failed": True} if found.get("index_failed") else {})
 
 
 def web_search(state: TutorialState, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
@@ -181,7 +183,6 @@ def web_search(state: TutorialState, runtime: Runtime[Context], deps: Deps) -> d
     found = web_search_node(view, runtime, deps)
     return {
         "documents": [*(state.get("documents") or []), *found["passages"]],
-        "events": found["events"],
         "degraded": found["degraded"],
     }
 
@@ -229,4 +230,5 @@ def rewrite_question(
         purpose=purpose,
         note=note,
     )
-    return {"question": better or question, "events": [emit(runtime, shown)]}
+    emit(runtime, shown)
+    return {"question": better or question}

@@ -40,7 +40,7 @@ from bench.baselines._tutorial import (
 from bench.baselines._tutorial import grade_documents as grade_all
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import CapReachedEvent, Event, RetryEvent, emit
+from graphs.events import RetryEvent, cap_reached, emit
 from prompts.framing import as_data
 from prompts.tutorial import (
     ANSWER_GRADER_HUMAN,
@@ -89,15 +89,12 @@ def _loop(
         "regenerate" if decision == "not supported" else "rewrite"
     )
     shown = RetryEvent(type="retry", node=node, attempt=attempt, action=action, why=decision)
-    return {"decision": decision, "retries": attempt, "events": [emit(runtime, shown)]}
+    emit(runtime, shown)
+    return {"decision": decision, "retries": attempt}
 
 
-def _capped(runtime: Runtime[Context], node: str, why: str) -> list[Event]:
-    limit = runtime.context.max_retries
-    shown = CapReachedEvent(
-        type="cap_reached", node=node, cap="max_retries", limit=limit, reason=why
-    )
-    return [emit(runtime, shown)]
+def _capped(runtime: Runtime[Context], node: str, why: str) -> None:
+    emit(runtime, cap_reached(node, "max_retries", runtime.context.max_retries, why))
 
 
 def grade_documents(state: SelfRagState, runtime: Runtime[Context], deps: Deps) -> dict[str, Any]:
@@ -112,7 +109,8 @@ def grade_documents(state: SelfRagState, runtime: Runtime[Context], deps: Deps) 
     if _may_loop(state, runtime.context):
         return update | _loop(state, runtime, "transform_query", node="grade_documents")
     why = "no document was graded relevant: answering without documents"
-    return update | {"decision": "generate", "events": _capped(runtime, "grade_documents", why)}
+    _capped(runtime, "grade_documents", why)
+    return update | {"decision": "generate"}
 
 
 def _verdict(state: SelfRagState, runtime: Runtime[Context], deps: Deps) -> tuple[Decision, int]:
@@ -133,7 +131,8 @@ def grade_generation(state: SelfRagState, runtime: Runtime[Context], deps: Deps)
     """Grade the generation for grounding, then for answering the question; loop within the cap."""
     if not _may_loop(state, runtime.context):
         why = "the last generation is the answer, ungraded"
-        return {"decision": "end", "events": _capped(runtime, "grade_generation", why)}
+        _capped(runtime, "grade_generation", why)
+        return {"decision": "end"}
     decision, junk = _verdict(state, runtime, deps)
     update: dict[str, Any] = {"junk_grades": state.get("junk_grades", 0) + junk}
     if decision == "useful":

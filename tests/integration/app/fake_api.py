@@ -42,7 +42,7 @@ DRAFT = "A first draft that reflection will replace."
 def _absolute(event: dict[str, Any]) -> dict[str, Any]:
     event = copy.deepcopy(event)
     for ref in [*event.get("passages", []), *event.get("scores", []), *event.get("citations", [])]:
-        ref["source"] = ABSOLUTE
+        ref["source"], ref["label"] = ABSOLUTE, f"{ABSOLUTE}#{ref['position']}"
     for strip in event.get("strips", []):
         strip["label"] = f"{ABSOLUTE}#2"
     return event

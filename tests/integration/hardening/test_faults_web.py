@@ -7,8 +7,8 @@ import pytest
 from langgraph.errors import GraphRecursionError
 
 from graphs import Context, build_graph
-from stores.testing import FakePage, FakeTavily
 from stores.web import make_web_search
+from tests.fake_tavily import FakePage, FakeTavily
 from tests.fakes import (
     FakeClassifier,
     FakeRetriever,

@@ -7,7 +7,7 @@ import pytest
 
 from bench.data import load_questions
 from bench.runner import GraphRunner
-from models.training.silver import LabelConfig, run_to_file
+from training.silver import LabelConfig, run_to_file
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "qa" / "nq.train.jsonl"
 FAST = {"max_answer_tokens": 16, "ircot_max_steps": 1, "candidates": 1, "top_k": 2}

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from models.artifact import ArtifactError
 from models.evaluator import load_evaluator
 from models.judges import SupportChecker
 from models.support import load_support_judge
-from models.training.artifact import ArtifactError
 
 pytestmark = pytest.mark.integration
 

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 
 from stores.tavily_search import TavilyWebSearch
-from stores.testing import FakePage, FakeTavily
+from tests.fake_tavily import FakePage, FakeTavily
 
 PAGES = [
     FakePage(

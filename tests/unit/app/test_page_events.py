@@ -82,7 +82,7 @@ def test_page_shows_file_tails_never_absolute_paths(tmp_path: Path) -> None:
     events: list[dict[str, Any]] = copy.deepcopy([dict(e) for e in EXAMPLE_EVENTS.values()])
     for event in events:
         for ref in [*event.get("passages", []), *event.get("scores", [])]:
-            ref["source"] = "/home/me/docs/harrow.txt"
+            ref["source"], ref["label"] = "/home/me/docs/harrow.txt", "/home/me/docs/harrow.txt#0"
         for strip in event.get("strips", []):
             strip["label"] = "/home/me/docs/harrow.txt#0"
     lines = run_node(tmp_path, "return DATA.map(events.describeEvent);", events)
@@ -102,6 +102,26 @@ def test_source_card_passage_highlights_the_cited_strip(tmp_path: Path) -> None:
     assert passage == [
         {"text": "The Glassmere Lighthouse was completed in 1887.", "cited": True},
         {"text": "It is white.", "cited": False},
+    ]
+
+
+@needs_node
+def test_source_card_finds_the_passage_by_hash_not_by_label_or_text(tmp_path: Path) -> None:
+    answer = EXAMPLE_EVENTS["answer"]
+    citation = answer["citations"][0]  # type: ignore[typeddict-item]
+    strips = copy.deepcopy(EXAMPLE_EVENTS["strips"])
+    same_label = {**strips["strips"][1], "hash": "other", "passage_hash": "another passage"}
+    inside = {**strips["strips"][1], "hash": "inside", "text": "completed in 1887"}
+    strips["strips"] = [*strips["strips"], same_label, inside]  # type: ignore[typeddict-item]
+    passage = run_node(
+        tmp_path,
+        "return events.passageFor(DATA.citation, DATA.events);",
+        {"citation": citation, "events": [strips]},
+    )
+    assert passage == [
+        {"text": "The Glassmere Lighthouse was completed in 1887.", "cited": True},
+        {"text": "It is white.", "cited": False},
+        {"text": "completed in 1887", "cited": False},  # its text is inside, but not the cited
     ]
 
 

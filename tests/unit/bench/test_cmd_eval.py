@@ -5,7 +5,8 @@ import pytest
 import bench.corpus
 import bench.runner
 from app.cli import main
-from app.cmd_eval import parse_settings, parse_shares
+from app.cmd_eval import parse_shares
+from graphs.context import parse_settings
 from models.errors import UserError
 
 from .conftest import FakeRunner

@@ -86,7 +86,7 @@ def test_routes_follow_the_oracle_ladder() -> None:
 
 
 def test_silver_labels_and_the_benchmark_oracle_share_the_rule() -> None:
-    from models.training.labels import question_label
+    from training.labels import question_label
 
     results = [rec("no-retrieval", acc=0), rec("single", acc=1), rec("ircot", acc=1)]
     pick = oracle_choice(results)

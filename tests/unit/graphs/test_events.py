@@ -4,7 +4,7 @@ import pytest
 
 from app.render import describe, format_answer, render
 from graphs.event_examples import EXAMPLE_EVENTS
-from graphs.events import EVENT_TYPES, AnswerEvent, Citation, Event, emit
+from graphs.events import EVENT_TYPES, AnswerEvent, Citation, Event, Source, emit, source_label
 from tests.fakes import make_runtime
 
 
@@ -46,13 +46,15 @@ def test_trace_lines_carry_the_decision():
 
 def _citation(marker: int, source: str, position: int | None, origin: str = "local") -> Citation:
     url = source if origin == "web" else None
+    where = Source(
+        title=f"Title {marker}", source=source, position=position, url=url, origin=origin
+    )  # type: ignore[typeddict-item]
     return Citation(
+        **where,
         marker=marker,
-        title=f"Title {marker}",
-        source=source,
-        position=position,
-        url=url,
-        origin=origin,  # type: ignore[typeddict-item]
+        label=source_label(where),
+        passage_hash=f"p{marker}",
+        strip_hash=f"s{marker}",
         text="text",
     )
 
@@ -89,3 +91,12 @@ def test_emit_streams_and_returns_the_payload():
     assert emit(make_runtime(events=sink), payload) is payload
     assert sink == [payload]
     assert emit(None, payload) is payload  # a node called outside a graph
+
+
+def test_source_label_is_the_url_or_the_file_and_position():
+    local = Source(title="t", source="notes/a.md", position=3, url=None, origin="local")
+    assert source_label(local) == "notes/a.md#3"
+    assert source_label({**local, "position": None}) == "notes/a.md"
+    web = Source(title="t", source="page", position=None, url="https://x.org/p", origin="web")
+    assert source_label(web) == "https://x.org/p"
+    assert source_label({**web, "url": None}) == "page"

@@ -201,7 +201,8 @@ def test_route_c_runs_ircot_until_the_answer():
     ]
     assert final["reasoning"] == ["France has a capital city.", "So the answer is: Paris."]
     assert final["ircot_answer"] == "Paris"
-    assert final["ircot_done"] == "the reasoning reached an answer"
+    assert final["ircot_done"] == "answer"
+    assert final["ircot_done_reason"] == "the reasoning reached an answer"
     assert final["retrievals"] == 2 and final["crag_action"] is None
     assert events[6]["query"] == "France has a capital city."  # the sentence is the next query
     assert "<reasoning>" in generator.calls[-1][1]  # the answer uses the chain
@@ -218,7 +219,8 @@ def test_ircot_cap_gives_a_graceful_answer():
     assert types(events).count("ircot_step") == 3
     cap = next(e for e in events if e["type"] == "cap_reached")
     assert cap["cap"] == "ircot_max_steps" and cap["limit"] == 3
-    assert final["ircot_done"].startswith("IRCoT reached its cap of 3 steps")
+    assert final["ircot_done"] == "cap" and final["ircot_done_reason"] == cap["reason"]
+    assert cap["reason"].startswith("IRCoT reached its cap of 3 steps")
     assert final["reasoning"] == chain[:3]
     assert final["answer"] == ANSWER
 
@@ -235,7 +237,8 @@ def test_ircot_ends_when_a_step_finds_and_says_nothing_new():
         make_graph(generator=generator), Context(route="C", ircot_max_steps=5)
     )
     assert final["ircot_steps"] == 2 and "cap_reached" not in types(events)
-    assert final["ircot_done"].startswith("nothing new retrieved or said")
+    assert final["ircot_done"] == "no_progress"
+    assert final["ircot_done_reason"].startswith("nothing new retrieved or said")
     assert final["answer"] == ANSWER
 
 

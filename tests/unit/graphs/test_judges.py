@@ -133,18 +133,13 @@ def test_factory_selects_judges_by_name():
 
 
 def test_trained_judge_missing_is_a_clear_error(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_trained(name, *args, **kwargs):
-        if name in ("models.evaluator", "models.classifier"):
-            raise ImportError(f"No module named {name!r}")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_trained)
+    import models.registry as registry
     from graphs import deps
 
+    def not_installed():
+        raise ImportError("No module named 'models.evaluator'")
+
+    monkeypatch.setitem(registry.TRAINED_JUDGES, "evaluator", not_installed)
     deps._judge.cache_clear()
     with pytest.raises(JudgeUnavailableError, match="trained evaluator is not available"):
         make_evaluator(Context(evaluator="trained"))

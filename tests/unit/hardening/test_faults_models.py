@@ -9,6 +9,7 @@ from langgraph.errors import GraphRecursionError
 import graphs.deps as deps_module
 import models.classifier as classifier_module
 import models.evaluator as evaluator_module
+import models.registry as registry
 from graphs import Context, build_graph
 from models.judges_llm import LlmClassifier, LlmEvaluator, LlmSupportChecker, LlmUsefulness
 from nodes._degrade import NODE_ATTEMPTS
@@ -248,3 +249,21 @@ def test_missing_trained_judge_artifact_degrades_with_the_reason(
     assert fallbacks[0]["used"] == ("route B" if role == "classifier" else "Ambiguous")
     assert result["degraded"] == [fallbacks[0]["degraded"]]
     assert result["notes"] == [f"Degraded: {fallbacks[0]['degraded']}."]
+
+
+def test_missing_trained_support_judge_is_told_in_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: `reflect` streamed the fallback but dropped its reason from the notes."""
+    reason = "the trained support is not available (no artifact); choose 'heuristic' or 'llm'"
+
+    def missing() -> None:
+        raise FileNotFoundError("no artifact")
+
+    monkeypatch.setitem(registry.TRAINED_JUDGES, "support", missing)
+    deps_module._judge.cache_clear()
+    result = ask(make_graph(support=None), support="trained")
+    deps_module._judge.cache_clear()
+    fallbacks = [e for e in result["events"] if e["type"] == "fallback" and e["judge"] == "support"]
+    assert fallbacks and fallbacks[0]["node"] == "reflect" and fallbacks[0]["degraded"] == reason
+    assert degraded_once(result, reason)

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from models.errors import UserError
-from models.training.labels import answer_in_question, bias_label, read_label_file, route_labels
-from models.training.train_classifier import label_counts
+from training.labels import answer_in_question, bias_label, read_label_file, route_labels
+from training.train_classifier import label_counts
 
 # The oracle rule itself (simplest correct route) is tested once: tests/unit/bench/test_oracle.py.
 

@@ -10,7 +10,7 @@ import pytest
 
 from app.cli import main
 from models.judges import RouteDecision
-from models.training.classifier_report import (
+from training.classifier_report import (
     chat_report,
     dataset_report,
     hop_kind,
@@ -20,8 +20,8 @@ from models.training.classifier_report import (
     route_scores,
     routing_outcome,
 )
-from models.training.evaluate import evaluate_classifier
-from models.training.route_a import ChatExample
+from training.evaluate import evaluate_classifier
+from training.route_a import ChatExample
 
 
 def record(qid: str, dataset: str, hop: str, question: str, **meta: Any) -> dict[str, Any]:

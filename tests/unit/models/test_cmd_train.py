@@ -76,7 +76,7 @@ def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeyp
     runner = RightWithRetrieval()
     monkeypatch.setattr(cmd_labels, "_graph_runner", lambda reader: runner)
     monkeypatch.setattr("bench.corpus._store_ingest", lambda path, home, collection: None)
-    monkeypatch.setattr("models.training.silver._quiet_ingest", lambda path, home, collection: None)
+    monkeypatch.setattr("training.silver._quiet_ingest", lambda path, home, collection: None)
     argv = ["--home", str(tmp_path / "home"), "train", "labels", "--data-dir", str(data_dir)]
     argv += ["--per-dataset", "3", "--limit", "2", "--no-cache"]
     assert main(argv) == 0
@@ -97,8 +97,8 @@ def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeyp
 
 
 def test_train_classifier_adds_the_committed_route_a_set_unless_told(tmp_path, monkeypatch, capsys):
-    from models.training import train_classifier as training
-    from models.training.route_a import ROUTE_A_FILE
+    from training import train_classifier as training
+    from training.route_a import ROUTE_A_FILE
 
     calls: list[dict] = []
 

@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
+from models.artifact import ArtifactError
 from models.evaluator import Thresholds, crag_action, load_thresholds
-from models.training.artifact import ArtifactError
-from models.training.calibrate import choose_thresholds
+from training.calibrate import choose_thresholds
 
 T = Thresholds(upper=0.5, lower=-0.5, strip_filter=-0.2)
 

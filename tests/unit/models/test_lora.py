@@ -2,7 +2,7 @@ import pytest
 import torch
 from torch import nn
 
-from models.training.lora import LoraLinear, add_lora, lora_parameter_names, merge
+from models.lora import LoraLinear, add_lora, lora_parameter_names, merge
 
 
 class _Layer(nn.Module):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from models.errors import UserError
-from models.training.route_a import ChatExample, balanced_repeat, read_route_a
+from training.route_a import ChatExample, balanced_repeat, read_route_a
 
 
 def test_the_committed_file_parses_into_both_splits_with_both_routes() -> None:

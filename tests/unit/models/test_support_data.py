@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from models.artifact import WEIGHTS
 from models.errors import UserError
-from models.training import train_support as training
-from models.training.answer_forms import answer_type, phrase, typed_spans
-from models.training.answers import answer_in
-from models.training.artifact import WEIGHTS
-from models.training.support_data import SupportPair, build_support_pairs, silver_files
-from models.training.train_support import SupportConfig, train_support
+from training import train_support as training
+from training.answer_forms import answer_type, phrase, typed_spans
+from training.answers import answer_in
+from training.support_data import SupportPair, build_support_pairs, silver_files
+from training.train_support import SupportConfig, train_support
 
 ANSWERS = [
     ("When was the bridge of town {i} opened?", "{y}", "date"),

@@ -5,6 +5,7 @@ import math
 import pytest
 import torch
 
+from models.artifact import ArtifactError
 from models.judges import SupportChecker
 from models.support import (
     SupportThresholds,
@@ -13,9 +14,8 @@ from models.support import (
     support_distribution,
     support_level,
 )
-from models.training.artifact import ArtifactError
-from models.training.calibrate_support import choose_support_thresholds
 from tests.fakes import AnswerInWindowLogits
+from training.calibrate_support import choose_support_thresholds
 
 CUTS = SupportThresholds(supported=0.5, unsupported=-0.3)
 EVIDENCE = [

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from models.training import train_classifier as training
-from models.training.train_classifier import ClassifierConfig, label_counts, training_set
+from training import train_classifier as training
+from training.train_classifier import ClassifierConfig, label_counts, training_set
 
 RECORDS = [
     {"id": f"s{i}", "dataset": "nq", "hop": "single", "question": f"Who wrote book {i}?"}

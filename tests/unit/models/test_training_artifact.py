@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from models.training.artifact import (
+from models.artifact import (
     FORMAT_VERSION,
     ArtifactError,
     base_info,

@@ -6,7 +6,7 @@ import pytest
 
 from bench.data import BenchPassage, Question
 from models.errors import UserError
-from models.training.silver import (
+from training.silver import (
     LabelConfig,
     dataset_corpus,
     label_question,

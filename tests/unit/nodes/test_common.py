@@ -4,7 +4,7 @@ import pytest
 
 from graphs.context import Context
 from graphs.deps import JudgeUnavailableError
-from nodes._common import Verdict, ask_judge
+from nodes._common import ask_judge
 from tests.fakes import make_runtime
 
 
@@ -23,7 +23,7 @@ class Judge:
         return reply
 
 
-def ask(judge: Judge | None, events: list, *, attempts: int = 3, missing: str = "") -> Verdict:
+def ask(judge: Judge | None, events: list, *, attempts: int = 3, missing: str = "") -> object:
     def get() -> Judge:
         if missing:
             raise JudgeUnavailableError(missing)
@@ -44,7 +44,7 @@ def ask(judge: Judge | None, events: list, *, attempts: int = 3, missing: str = 
 def test_an_accepted_answer_is_returned_without_events():
     events: list = []
     judge = Judge(0.5)
-    assert ask(judge, events) == Verdict(0.5, [], [])
+    assert ask(judge, events) == 0.5
     assert judge.calls == 1 and events == []
 
 
@@ -52,19 +52,17 @@ def test_an_accepted_answer_is_returned_without_events():
 def test_junk_is_retried_until_a_valid_answer(junk):
     events: list = []
     judge = Judge(junk, junk, -0.25)
-    assert ask(judge, events).value == -0.25
+    assert ask(judge, events) == -0.25
     assert judge.calls == 3 and events == []
 
 
 def test_junk_every_time_falls_back_with_the_last_problem():
     events: list = []
     judge = Judge(ValueError("garbled"), 7.0)
-    verdict = ask(judge, events, attempts=2)
+    assert ask(judge, events, attempts=2) is None
     assert judge.calls == 2
-    assert verdict.value is None and verdict.degraded == []  # junk is not a degraded run
-    assert (
-        verdict.events
-        == events
+    assert (  # junk is not a degraded run: no `degraded` reason
+        events
         == [
             {
                 "type": "fallback",
@@ -81,9 +79,8 @@ def test_junk_every_time_falls_back_with_the_last_problem():
 def test_a_missing_judge_degrades_the_run_with_the_reason():
     events: list = []
     reason = "the trained evaluator is not available (no artifact); choose 'heuristic' or 'llm'"
-    verdict = ask(None, events, missing=reason)
-    assert verdict.value is None and verdict.degraded == [reason]
-    assert events == verdict.events
+    assert ask(None, events, missing=reason) is None
+    assert len(events) == 1
     assert (events[0]["problem"], events[0]["degraded"]) == (reason, reason)
 
 

@@ -3,6 +3,7 @@ import math
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graphs.context import Context
+from graphs.graph import recorded
 from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS, cite, finalize, should_abstain
 from nodes.generate import clean_answer, evidence_groups, generate
 from nodes.retrieve import retrieve
@@ -69,13 +70,13 @@ def test_a_failed_index_degrades_with_the_reason_and_is_not_retried_twice():
 
     retriever = Down(documents=[], queries=[])
     events = []
-    out = retrieve(
+    out = recorded(retrieve)(
         {"standalone_question": "rivers"},
         make_runtime(events=events),
         make_deps(retriever=retriever),
     )
     reason = "the local index failed: ConnectionError: no server"
-    assert out["passages"] == [] and out["degraded"] == [reason]
+    assert out["passages"] == [] and out["degraded"] == [reason] and out["index_failed"]
     assert [(e["type"], e.get("degraded")) for e in events] == [
         ("fallback", reason),
         ("retrieval", None),

@@ -1,6 +1,7 @@
 import pytest
 
 from graphs.context import Context
+from graphs.graph import recorded
 from nodes.grade_documents import decide_crag, grade_passages, grading_batch
 from nodes.refine_strips import split_strips
 from tests.fakes import (
@@ -52,11 +53,12 @@ def test_junk_evaluator_means_ambiguous():
     judge = JunkJudge()
     state = {"standalone_question": "q", "passages": [{**passage("x"), "score": None}]}
     events = []
-    out = decide_crag(
+    out = recorded(decide_crag)(
         state, make_runtime(Context(judge_attempts=3), events), make_deps(evaluator=judge)
     )
     assert judge.calls == 3
-    assert out["crag_action"] == "Ambiguous" and out["degraded"] == []
+    assert out["crag_action"] == "Ambiguous" and "degraded" not in out  # junk: not degraded
+    assert out["events"] == events
     assert events[0]["type"] == "fallback" and events[0]["used"] == "Ambiguous"
     assert events[-1]["best"] is None
 

@@ -40,9 +40,10 @@ def test_step_at_the_cap_records_why():
     state = {"standalone_question": "q", "reasoning": [], "ircot_steps": 2, "strips": []}
     events = []
     out = ircot_step(state, make_runtime(Context(ircot_max_steps=3), events), deps)
-    assert out["ircot_done"].startswith("IRCoT reached its cap of 3 steps")
+    assert out["ircot_done"] == "cap"
+    assert out["ircot_done_reason"].startswith("IRCoT reached its cap of 3 steps")
     assert [e["type"] for e in events] == ["ircot_step", "cap_reached"]
-    assert events[1]["reason"] == out["ircot_done"] and events[1]["limit"] == 3
+    assert events[1]["reason"] == out["ircot_done_reason"] and events[1]["limit"] == 3
     below = ircot_step({**state, "ircot_steps": 1}, make_runtime(Context(ircot_max_steps=3)), deps)
     assert below["ircot_done"] is None
 
@@ -57,7 +58,8 @@ def test_empty_replies_are_retried_then_recorded():
     )
     assert len(generator.calls) == 2
     assert events[0]["type"] == "fallback" and "reasoning" not in out
-    assert out["ircot_done"] == "no new fact: answering from what was found"
+    assert out["ircot_done"] == "no_fact"
+    assert out["ircot_done_reason"] == "no new fact: answering from what was found"
 
 
 def test_the_prompt_shows_worked_demonstrations_first():
@@ -85,7 +87,7 @@ def test_a_repeated_sentence_is_rejected():
     assert len(generator.calls) == 2  # retried, then given up
     assert "reasoning" not in out and "search_query" not in out
     assert [e["type"] for e in events] == ["fallback", "ircot_step"]
-    assert events[1]["sentence"] == "" and out["ircot_done"].startswith("no new fact")
+    assert events[1]["sentence"] == "" and out["ircot_done"] == "no_fact"
 
 
 def _after_a_step(sentence: str, *, found_new: bool) -> dict:
@@ -104,7 +106,10 @@ def _after_a_step(sentence: str, *, found_new: bool) -> dict:
 
 def test_a_step_that_finds_and_says_nothing_new_ends_the_loop():
     out = _after_a_step("The novel was by Jane Roe.", found_new=False)
-    assert out["ircot_done"] == "nothing new retrieved or said: answering from what was found"
+    assert out["ircot_done"] == "no_progress"
+    assert (
+        out["ircot_done_reason"] == "nothing new retrieved or said: answering from what was found"
+    )
     assert out["reasoning"][-1] == "The novel was by Jane Roe."
     assert _after_a_step("The novel was by Jane Roe.", found_new=True)["ircot_done"] is None
     assert _after_a_step("Jane Roe was born in Leeds.", found_new=False)["ircot_done"] is None
@@ -113,7 +118,8 @@ def test_a_step_that_finds_and_says_nothing_new_ends_the_loop():
 def test_an_answer_ends_the_loop():
     out = _after_a_step("So the answer is: Jane Roe.", found_new=True)
     assert out["ircot_answer"] == "Jane Roe"
-    assert out["ircot_done"] == "the reasoning reached an answer"
+    assert out["ircot_done"] == "answer"
+    assert out["ircot_done_reason"] == "the reasoning reached an answer"
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,9 @@
 import pytest
 
 from graphs.context import Context
-from nodes.refine_strips import refine_strips, select_strips, split_strips, usable_passages
+from models.text import split_strips
+from nodes.grade_documents import decide_crag
+from nodes.refine_strips import refine_strips, select_strips, usable_passages
 from tests.fakes import KeywordEvaluator, make_deps, make_runtime, passage
 
 TEXT = "One is first. Two is second. Three is third! Four is fourth? Five is fifth."
@@ -123,6 +125,26 @@ def test_node_scores_only_new_strips():
     )
     assert evaluator.calls == 1  # nothing new to score the second time
     assert again["strips"] == out["strips"]
+
+
+def test_refinement_reuses_the_window_scores_grading_gave():
+    class Recording(KeywordEvaluator):
+        def score(self, question, passages):
+            self.asked = [*getattr(self, "asked", []), *passages]
+            return super().score(question, passages)
+
+    evaluator = Recording(("first", "third"))
+    question = "first two three four five"  # each window shares a word: grading scores all
+    state = {"standalone_question": question, "passages": [{**passage(TEXT), "score": None}]}
+    deps, context = make_deps(evaluator=evaluator), Context(strips_top_k=5, strip_sentences=1)
+    graded = decide_crag(state, make_runtime(context), deps)
+    asked_by_grading = list(evaluator.asked)
+    state |= {"passages": graded["passages"], "window_scores": graded["window_scores"]}
+    out = refine_strips(state, make_runtime(context), deps)
+    assert evaluator.asked == asked_by_grading  # refinement asked the evaluator nothing more
+    assert [s["score"] for s in out["strips"]] == [0.9, -0.9, 0.9, -0.9, -0.9]
+    fresh = refine_strips({**state, "window_scores": {}}, make_runtime(context), deps)
+    assert fresh["strips"] == out["strips"]  # the same scores as asking again
 
 
 @pytest.mark.parametrize("bad", [[7.0], ["x"], []])

@@ -132,12 +132,13 @@ def test_junk_critics_fall_back():
 
 
 def test_the_trained_support_judge_drives_reflection_when_chosen(monkeypatch):
+    import models.registry
     import models.support
     from graphs import deps as graph_deps
 
     manifest = {"thresholds": {"supported": 0.5, "unsupported": -0.3}}
     trained = models.support.TrainedSupportJudge(AnswerInWindowLogits(), manifest)
-    monkeypatch.setattr(models.support, "load_support_judge", lambda: trained)
+    monkeypatch.setitem(models.registry.TRAINED_JUDGES, "support", lambda: trained)
     graph_deps._judge.cache_clear()
     try:
         deps = make_deps(support=None)

@@ -2,8 +2,8 @@
 
 Shared by the judges that read two texts together (the CRAG retrieval evaluator, the support
 judge): the packaged MiniLM with LoRA adapters on every encoder layer (or its top layers
-trained outright), one logit trained with binary cross-entropy (`models.training.loop`),
-saved with `models.training.artifact.save_artifact`.
+trained outright), one logit trained with binary cross-entropy (`training.loop`),
+saved with `models.artifact.save_artifact`.
 """
 
 import json
@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from models.training.artifact import MANIFEST, build_model, resume_from, save_artifact
-from models.training.loop import fine_tune
+from models.artifact import MANIFEST, build_model, resume_from, save_artifact
+from training.loop import fine_tune
 
 __all__ = ["CrossEncoderConfig", "train_cross_encoder"]
 

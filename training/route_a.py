@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from models.classifier import ARTIFACT_DIR
 from models.errors import UserError
 from models.judges import Route
 
 __all__ = ["ROUTE_A_FILE", "ChatExample", "Split", "balanced_repeat", "read_route_a"]
 
-ROUTE_A_FILE = Path(__file__).resolve().parents[1] / "artifacts" / "labels" / "route_a.jsonl"
+ROUTE_A_FILE = ARTIFACT_DIR.parent / "labels" / "route_a.jsonl"
 
 Split = Literal["train", "dev"]
 _FIELDS = ("text", "route", "kind", "split")

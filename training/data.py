@@ -9,14 +9,14 @@ is relevant when it comes from a relevant passage and contains a gold answer.
 import hashlib
 import json
 import random
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from models.errors import UserError
-from models.training.answers import answer_in
+from models.text import split_sentences
+from training.answers import answer_in
 
 __all__ = [
     "Pair",
@@ -26,11 +26,8 @@ __all__ = [
     "is_relevant",
     "load_records",
     "split_files",
-    "split_sentences",
     "split_strips",
 ]
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 @dataclass(frozen=True)
@@ -46,7 +43,7 @@ class Pair:
 
 def default_data_dir() -> Path:
     """Return `../shared/data` beside the repository root (the workspace layout)."""
-    return Path(__file__).resolve().parents[3] / "shared" / "data"
+    return Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def split_files(data_dir: Path, split: str) -> list[Path]:
@@ -83,11 +80,6 @@ def is_relevant(passage: dict[str, Any], answers: Sequence[str]) -> bool:
     if flag is None:
         return answer_in(passage["text"], answers)
     return bool(flag)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Return the sentences of `text` (a full stop, ! or ? before a capital or digit ends one)."""
-    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
 
 
 def split_strips(text: str, *, sentences_per_strip: int = 2) -> list[str]:

@@ -8,9 +8,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from models.training.labels import ROUTES
-from models.training.metrics import accuracy
-from models.training.route_a import ChatExample
+from training.labels import ROUTES
+from training.metrics import accuracy
+from training.route_a import ChatExample
 
 __all__ = [
     "HopKind",

@@ -8,7 +8,7 @@ routes the classifier picks. Each question gets an index of its own, built and c
 benchmark builds its indexes (`bench.corpus`): the question's passages plus, as the benchmark's
 shared index does, other questions' passages of the same dataset as distractors, until it
 holds `index_passages`. A strategy is correct when a gold answer occurs in its prediction (the
-benchmark's Acc); the label follows the one oracle rule (`models.training.labels`).
+benchmark's Acc); the label follows the one oracle rule (`training.labels`).
 
 Labelling is resumable: each question's row is appended to the JSONL file as soon as it is
 made, and ids already in the file are skipped. A file holds one reader's labels only.
@@ -31,8 +31,8 @@ from bench.oracle import route_of
 from bench.strategies import ORACLE_LADDER
 from models.errors import UserError
 from models.judges import Route
-from models.training.answers import answer_in
-from models.training.labels import question_label, readers_in
+from training.answers import answer_in
+from training.labels import question_label, readers_in
 
 __all__ = [
     "Answered",

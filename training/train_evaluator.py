@@ -1,10 +1,10 @@
 """Train CRAG's retrieval evaluator: a MiniLM cross-encoder scoring (question, passage) pairs.
 
-Training pairs come only from `qa/*.train.jsonl` (see `models.training.data.build_pairs`):
+Training pairs come only from `qa/*.train.jsonl` (see `training.data.build_pairs`):
 relevant passages, same-question non-relevant passages (hard negatives), other questions'
 passages (easy negatives), and strip-level pairs. One logit is trained with binary
 cross-entropy; the evaluator reports `2 * sigmoid(logit) - 1` in [-1, 1]. Thresholds are then
-chosen on `qa/*.dev.jsonl` (`models.training.calibrate`) and written into the manifest.
+chosen on `qa/*.dev.jsonl` (`training.calibrate`) and written into the manifest.
 """
 
 import logging
@@ -16,10 +16,11 @@ from typing import Any, Literal
 
 import torch
 
-from models.training.artifact import WEIGHTS, read_manifest, write_manifest
-from models.training.cross_encoder import CrossEncoderConfig, train_cross_encoder
-from models.training.data import Pair, build_pairs, files_sha256, load_records, split_files
-from models.training.embed_head import embed_texts, fit_head, save_head
+from models.artifact import WEIGHTS, read_manifest, write_manifest
+from models.heads import embed_texts, save_head
+from training.cross_encoder import CrossEncoderConfig, train_cross_encoder
+from training.data import Pair, build_pairs, files_sha256, load_records, split_files
+from training.embed_head import fit_head
 
 __all__ = ["EvaluatorConfig", "train_evaluator"]
 
@@ -59,7 +60,7 @@ def train_evaluator(
         manifest = _train_cross_encoder(pairs, out_dir, config)
     manifest = _describe(out_dir, manifest, files, len(records), len(pairs), config)
     if calibrate:
-        from models.training.calibrate import calibrate_evaluator
+        from training.calibrate import calibrate_evaluator
 
         manifest = calibrate_evaluator(out_dir, data_dir)
     return manifest

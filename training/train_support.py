@@ -1,10 +1,10 @@
 """Train the support judge (Self-RAG's IsSup): a MiniLM cross-encoder over answer and evidence.
 
 Training pairs come only from `qa/*.train.jsonl` and the `silver.train*.jsonl` label files
-(`models.training.support_data`); the recipe is the evaluator's (`models.training.
+(`training.support_data`); the recipe is the evaluator's (`training.
 cross_encoder`: LoRA on every MiniLM layer, one logit, binary cross-entropy). The judge reports
 `2 * sigmoid(logit) - 1` in [-1, 1]. Thresholds are then chosen on `qa/*.dev.jsonl`
-(`models.training.calibrate_support`) and written into the manifest.
+(`training.calibrate_support`) and written into the manifest.
 """
 
 import logging
@@ -15,12 +15,12 @@ from typing import Any
 
 import torch
 
+from models.artifact import read_manifest, write_manifest
 from models.errors import UserError
 from models.support import KIND, WINDOW_SENTENCES, WINDOW_STRIDE, support_input
-from models.training.artifact import read_manifest, write_manifest
-from models.training.cross_encoder import CrossEncoderConfig, train_cross_encoder
-from models.training.data import files_sha256, load_records, split_files
-from models.training.support_data import (
+from training.cross_encoder import CrossEncoderConfig, train_cross_encoder
+from training.data import files_sha256, load_records, split_files
+from training.support_data import (
     build_support_pairs,
     pair_counts,
     read_silver,
@@ -101,7 +101,7 @@ def train_support(
     }
     write_manifest(out_dir, manifest)
     if calibrate:
-        from models.training.calibrate_support import calibrate_support
+        from training.calibrate_support import calibrate_support
 
         return calibrate_support(out_dir, data_dir, labels_dir=labels_dir)
     return read_manifest(out_dir, kind=KIND)

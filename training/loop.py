@@ -1,4 +1,4 @@
-"""A small CPU fine-tuning loop and batched inference for the MiniLM judges."""
+"""A small CPU fine-tuning loop for the MiniLM judges (inference batching: `models.artifact`)."""
 
 import logging
 import math
@@ -11,7 +11,9 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-__all__ = ["FitResult", "batched_logits", "fine_tune"]
+from models.batching import encode_pairs
+
+__all__ = ["FitResult", "fine_tune"]
 
 logger = logging.getLogger(__name__)
 
@@ -24,24 +26,6 @@ class FitResult:
     examples: int
     seconds: float
     final_loss: float
-
-
-def _encode(
-    tokenizer: PreTrainedTokenizerBase,
-    first: Sequence[str],
-    second: Sequence[str] | None,
-    max_length: int,
-) -> dict[str, torch.Tensor]:
-    return dict(
-        tokenizer(
-            list(first),
-            list(second) if second is not None else None,
-            truncation=True,
-            max_length=max_length,
-            padding=True,
-            return_tensors="pt",
-        )
-    )
 
 
 def _loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
@@ -91,7 +75,7 @@ def fine_tune(
         if len(order) < batch_size:
             order.extend(rng.sample(range(len(labels)), len(labels)))
         batch, order = order[:batch_size], order[batch_size:]
-        inputs = _encode(
+        inputs = encode_pairs(
             tokenizer,
             [first[i] for i in batch],
             [second[i] for i in batch] if second is not None else None,
@@ -110,34 +94,3 @@ def fine_tune(
     seconds = time.perf_counter() - start
     logger.info("trained %d steps in %.0f s (loss %.3f)", done, seconds, loss_value)
     return FitResult(done, done * batch_size, seconds, loss_value)
-
-
-@torch.inference_mode()
-def batched_logits(
-    model: PreTrainedModel,
-    tokenizer: PreTrainedTokenizerBase,
-    first: Sequence[str],
-    second: Sequence[str] | None = None,
-    *,
-    batch_size: int = 32,
-    max_length: int = 256,
-    progress: bool = False,
-) -> torch.Tensor:
-    """Return the model's logits for every input, batching inputs of similar length."""
-    labels = int(model.config.num_labels or 1)
-    if not first:
-        return torch.empty(0, labels)
-    sizes = [len(a) + (len(second[i]) if second is not None else 0) for i, a in enumerate(first)]
-    order = sorted(range(len(first)), key=sizes.__getitem__)
-    out = torch.empty(len(first), labels)
-    starts = range(0, len(order), batch_size)
-    for start in tqdm(starts, desc="scoring", unit="batch", disable=not progress):
-        batch = order[start : start + batch_size]
-        inputs = _encode(
-            tokenizer,
-            [first[i] for i in batch],
-            [second[i] for i in batch] if second is not None else None,
-            max_length,
-        )
-        out[batch] = model(**inputs).logits.float()
-    return out

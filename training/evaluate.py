@@ -5,18 +5,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from models.training.calibrate import pair_metrics
-from models.training.classifier_report import (
+from training.calibrate import pair_metrics
+from training.classifier_report import (
     chat_report,
     dataset_report,
     hop_mix,
     route_scores,
     routing_outcome,
 )
-from models.training.data import build_pairs
-from models.training.labels import ROUTES, read_label_file, route_labels
-from models.training.metrics import accuracy, confusion_matrix
-from models.training.route_a import ROUTE_A_FILE, read_route_a
+from training.data import build_pairs
+from training.labels import ROUTES, read_label_file, route_labels
+from training.metrics import accuracy, confusion_matrix
+from training.route_a import ROUTE_A_FILE, read_route_a
 
 __all__ = ["evaluate_classifier", "evaluate_evaluator", "evaluate_support"]
 
@@ -115,8 +115,8 @@ def evaluate_support(
     predictions from `labels_file` where it has rows for these questions.
     """
     from models.support import load_support_judge
-    from models.training.calibrate_support import score_support_pairs, support_metrics
-    from models.training.support_data import build_support_pairs, read_silver
+    from training.calibrate_support import score_support_pairs, support_metrics
+    from training.support_data import build_support_pairs, read_silver
 
     judge = load_support_judge(artifact)
     silver = read_silver([labels_file]) if labels_file and labels_file.is_file() else []

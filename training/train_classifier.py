@@ -1,10 +1,10 @@
 """Train Adaptive-RAG's complexity classifier on silver-plus-bias labels (section 3.2).
 
 Labels: a silver-label file (by default the committed `models/artifacts/labels/silver.train.jsonl`;
-see `models.training.silver`, `models.training.labels`), from one reader, gives silver labels
+see `training.silver`, `training.labels`), from one reader, gives silver labels
 for the questions it covers; every other training question, and every one no strategy
 answered, takes its dataset-bias label. The train split of the hand-written route-A set
-(`models.training.route_a`: inputs that need no documents, and chatty hard negatives) is added,
+(`training.route_a`: inputs that need no documents, and chatty hard negatives) is added,
 repeated so route A weighs as a class. A head over frozen MiniLM question embeddings (or
 MiniLM's top layers) is trained with cross-entropy on the question text alone.
 """
@@ -20,19 +20,21 @@ from typing import Any, Literal
 
 import torch
 
-from models.judges import Route
-from models.training.artifact import (
+from models.artifact import (
     WEIGHTS,
     build_model,
     read_manifest,
     save_artifact,
     write_manifest,
 )
-from models.training.data import files_sha256, load_records, split_files
-from models.training.embed_head import embed_texts, fit_route_head, save_head
-from models.training.labels import ROUTES, read_label_file, readers_in, route_labels
-from models.training.loop import fine_tune
-from models.training.route_a import ROUTE_A_FILE, balanced_repeat, read_route_a
+from models.classifier import ARTIFACT_DIR
+from models.heads import embed_texts, save_head
+from models.judges import Route
+from training.data import files_sha256, load_records, split_files
+from training.embed_head import fit_route_head
+from training.labels import ROUTES, read_label_file, readers_in, route_labels
+from training.loop import fine_tune
+from training.route_a import ROUTE_A_FILE, balanced_repeat, read_route_a
 
 __all__ = [
     "LABELS_DIR",
@@ -45,7 +47,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-LABELS_DIR = Path(__file__).resolve().parents[1] / "artifacts" / "labels"
+LABELS_DIR = ARTIFACT_DIR.parent / "labels"
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ def train_classifier(
         data_dir: Folder holding `qa/*.train.jsonl`.
         out_dir: Artifact folder to write.
         config: Hyper-parameters.
-        labels_file: Silver-label JSONL (`models.training.silver`); missing means bias only.
+        labels_file: Silver-label JSONL (`training.silver`); missing means bias only.
         reader: Use only the labels this reader made (required when the file mixes readers).
         route_a_file: Hand-written route-A JSONL whose train split is added; None for none.
     """

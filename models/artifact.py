@@ -26,9 +26,10 @@ from transformers import (
 )
 from transformers import logging as transformers_logging
 
+from models.batching import batched_logits
 from models.embeddings import minilm_path
 from models.errors import ModelFileError
-from models.training.lora import add_lora, lora_parameter_names, merge
+from models.lora import add_lora, lora_parameter_names, merge
 
 __all__ = [
     "BASE_PACKAGE",
@@ -86,7 +87,7 @@ def build_model(
     """Load the packaged MiniLM as a sequence classifier with only its top trainable.
 
     With `lora` (`{"rank": r, "alpha": a}`) every encoder layer also gets a trainable
-    low-rank adapter (`models.training.lora`).
+    low-rank adapter (`models.lora`).
     """
     path = minilm_path()
     transformers_logging.set_verbosity_error()  # the new head's "newly initialized" warning
@@ -210,8 +211,6 @@ def pair_logits(
     folder: Path, *, kind: str, quantized: bool = False
 ) -> tuple[Callable[[Sequence[str], Sequence[str]], torch.Tensor], dict[str, Any]]:
     """Load a one-logit cross-encoder artifact; return its batched (first, second) -> logits."""
-    from models.training.loop import batched_logits
-
     model, tokenizer, manifest = load_artifact(folder, kind=kind)
     model = quantize(model) if quantized else model
     length = int(manifest.get("max_length", 256))

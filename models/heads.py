@@ -1,15 +1,8 @@
-"""The embedding-head evaluator: a relevance head over frozen MiniLM sentence embeddings.
+"""The trained heads' runtime: MiniLM sentence embeddings in, relevance or route logits out.
 
-The question and the passage are embedded separately by the packaged all-MiniLM-L6-v2
-(unit-normalised, as the vector store does), and a small MLP reads SBERT's pair features
-`[u, v, |u - v|, u * v, cos(u, v)]` and outputs one relevance logit. Only the head (about
-0.4 M parameters) is trained, on pre-computed embeddings, so training costs one embedding
-pass over the pairs plus seconds of head updates: this is what fits a shared 2-core CPU,
-where fine-tuning the cross-encoder's top layers got through too few examples (docs/judges.md).
+`training.embed_head` fits these heads; the judges load them from their artifact folders.
 """
 
-import logging
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,19 +11,18 @@ import torch
 from safetensors.torch import load_file, save_file
 
 __all__ = [
+    "DIM",
     "EmbeddingHeadScorer",
     "RelevanceHead",
     "RouteHead",
     "embed_texts",
-    "fit_head",
-    "fit_route_head",
     "load_head",
     "load_route_head",
     "save_head",
 ]
 
-logger = logging.getLogger(__name__)
 DIM = 384
+"""The MiniLM sentence embedding size."""
 
 
 class RelevanceHead(torch.nn.Module):
@@ -66,39 +58,6 @@ def embed_texts(texts: Sequence[str], *, batch_size: int = 64) -> dict[str, torc
         show_progress_bar=len(distinct) > 256,
     )
     return {text: vectors[i].float().cpu() for i, text in enumerate(distinct)}
-
-
-def fit_head(
-    questions: torch.Tensor,
-    passages: torch.Tensor,
-    labels: torch.Tensor,
-    *,
-    epochs: int = 30,
-    batch_size: int = 128,
-    lr: float = 1e-3,
-    seed: int = 0,
-) -> tuple[RelevanceHead, float]:
-    """Train a head with binary cross-entropy (AdamW); return it (eval mode) and the last loss."""
-    torch.manual_seed(seed)
-    head = RelevanceHead()
-    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
-    order = list(range(len(labels)))
-    rng, loss_value = random.Random(seed), float("nan")
-    head.train()
-    for _ in range(epochs):
-        rng.shuffle(order)
-        for start in range(0, len(order), batch_size):
-            batch = torch.tensor(order[start : start + batch_size])
-            logits = head(questions[batch], passages[batch])
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, labels[batch].float()
-            )
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            loss_value = loss.item()
-    head.eval()
-    return head, loss_value
 
 
 def save_head(head: torch.nn.Module, path: Path) -> None:
@@ -146,34 +105,6 @@ class RouteHead(torch.nn.Module):
     def forward(self, questions: torch.Tensor) -> torch.Tensor:
         """Return route logits for each question embedding row."""
         return self.net(questions)
-
-
-def fit_route_head(
-    questions: torch.Tensor,
-    labels: torch.Tensor,
-    *,
-    epochs: int = 40,
-    lr: float = 1e-3,
-    batch_size: int = 64,
-    seed: int = 0,
-) -> tuple[RouteHead, float]:
-    """Train a route head with cross-entropy; return it (eval mode) and the last loss."""
-    torch.manual_seed(seed)
-    head = RouteHead()
-    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
-    rng, order, loss_value = random.Random(seed), list(range(len(labels))), float("nan")
-    head.train()
-    for _ in range(epochs):
-        rng.shuffle(order)
-        for start in range(0, len(order), batch_size):
-            batch = torch.tensor(order[start : start + batch_size])
-            loss = torch.nn.functional.cross_entropy(head(questions[batch]), labels[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            loss_value = loss.item()
-    head.eval()
-    return head, loss_value
 
 
 def load_route_head(path: Path) -> RouteHead:

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from models.evaluator import Thresholds, crag_action, load_evaluator
-from models.training.answers import answer_in
-from models.training.data import build_pairs, is_relevant, load_records, split_files, split_strips
-from models.training.metrics import accuracy, roc_auc
+from training.answers import answer_in
+from training.data import build_pairs, is_relevant, load_records, split_files, split_strips
+from training.metrics import accuracy, roc_auc
 
 __all__ = [
     "THRESHOLD_GRID",

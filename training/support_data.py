@@ -27,9 +27,9 @@ from typing import Any
 from bench.metrics import normalize_answer
 from models.support import evidence_windows, support_input
 from models.text import content_tokens
-from models.training.answer_forms import answer_type, phrase, typed_spans
-from models.training.answers import answer_in
-from models.training.data import is_relevant
+from training.answer_forms import answer_type, phrase, typed_spans
+from training.answers import answer_in
+from training.data import is_relevant
 
 __all__ = ["SupportPair", "build_support_pairs", "pair_counts", "read_silver", "silver_files"]
 

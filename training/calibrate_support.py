@@ -2,7 +2,7 @@
 
 Procedure (recorded in the manifest): take up to `per_dataset` dev questions per dataset
 (seeded) plus every dev question with silver-label rows, and build pairs from them exactly as
-for training (`models.training.support_data`: gold answers with their answer-bearing window;
+for training (`training.support_data`: gold answers with their answer-bearing window;
 wrong answers of the same type, wrong spans, windows without the answer; the silver readers'
 right and wrong predictions), balanced. Score every pair with the trained judge.
 
@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from models.artifact import MANIFEST, pair_logits
 from models.support import KIND, SupportThresholds, TrainedSupportJudge
-from models.training.artifact import MANIFEST, pair_logits
-from models.training.calibrate import THRESHOLD_GRID, pair_metrics, sample_per_dataset
-from models.training.data import load_records, split_files
-from models.training.metrics import roc_auc
-from models.training.support_data import (
+from training.calibrate import THRESHOLD_GRID, pair_metrics, sample_per_dataset
+from training.data import load_records, split_files
+from training.metrics import roc_auc
+from training.support_data import (
     SupportPair,
     build_support_pairs,
     read_silver,

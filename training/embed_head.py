@@ -1,0 +1,81 @@
+"""The embedding-head evaluator: a relevance head over frozen MiniLM sentence embeddings.
+
+The question and the passage are embedded separately by the packaged all-MiniLM-L6-v2
+(unit-normalised, as the vector store does), and a small MLP reads SBERT's pair features
+`[u, v, |u - v|, u * v, cos(u, v)]` and outputs one relevance logit. Only the head (about
+0.4 M parameters) is trained, on pre-computed embeddings, so training costs one embedding
+pass over the pairs plus seconds of head updates: this is what fits a shared 2-core CPU,
+where fine-tuning the cross-encoder's top layers got through too few examples (docs/judges.md).
+"""
+
+import logging
+import random
+
+import torch
+
+from models.heads import RelevanceHead, RouteHead
+
+__all__ = ["fit_head", "fit_route_head"]
+
+logger = logging.getLogger(__name__)
+
+
+def fit_head(
+    questions: torch.Tensor,
+    passages: torch.Tensor,
+    labels: torch.Tensor,
+    *,
+    epochs: int = 30,
+    batch_size: int = 128,
+    lr: float = 1e-3,
+    seed: int = 0,
+) -> tuple[RelevanceHead, float]:
+    """Train a head with binary cross-entropy (AdamW); return it (eval mode) and the last loss."""
+    torch.manual_seed(seed)
+    head = RelevanceHead()
+    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
+    order = list(range(len(labels)))
+    rng, loss_value = random.Random(seed), float("nan")
+    head.train()
+    for _ in range(epochs):
+        rng.shuffle(order)
+        for start in range(0, len(order), batch_size):
+            batch = torch.tensor(order[start : start + batch_size])
+            logits = head(questions[batch], passages[batch])
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                logits, labels[batch].float()
+            )
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_value = loss.item()
+    head.eval()
+    return head, loss_value
+
+
+def fit_route_head(
+    questions: torch.Tensor,
+    labels: torch.Tensor,
+    *,
+    epochs: int = 40,
+    lr: float = 1e-3,
+    batch_size: int = 64,
+    seed: int = 0,
+) -> tuple[RouteHead, float]:
+    """Train a route head with cross-entropy; return it (eval mode) and the last loss."""
+    torch.manual_seed(seed)
+    head = RouteHead()
+    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
+    rng, order, loss_value = random.Random(seed), list(range(len(labels))), float("nan")
+    head.train()
+    for _ in range(epochs):
+        rng.shuffle(order)
+        for start in range(0, len(order), batch_size):
+            batch = torch.tensor(order[start : start + batch_size])
+            loss = torch.nn.functional.cross_entropy(head(questions[batch]), labels[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_value = loss.item()
+    head.eval()
+    return head, loss_value
