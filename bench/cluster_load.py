@@ -17,7 +17,7 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +35,7 @@ __all__ = [
     "CLUSTER_PYTHON",
     "Turn",
     "ask",
+    "connect",
     "demo_config",
     "on_any",
     "run_load",
@@ -170,11 +171,19 @@ def on_any(clients: Sequence[SyncLangGraphClient], first: int, call: Callable[[A
     raise ValueError("no clients")
 
 
+def connect(url: str, headers: Mapping[str, str] | None = None) -> SyncLangGraphClient:
+    """Return an SDK client for one worker (`headers`: e.g. the bearer token)."""
+    return get_sync_client(url=url, timeout=TIMEOUT, headers=headers)
+
+
 def _conversation(
-    urls: Sequence[str], number: int, questions: int, report: LoadReport, turns: list[Turn]
+    clients: Sequence[SyncLangGraphClient],
+    number: int,
+    questions: int,
+    report: LoadReport,
+    turns: list[Turn],
 ) -> None:
-    clients = [get_sync_client(url=url, timeout=TIMEOUT) for url in urls]
-    first = number % len(urls)
+    first = number % len(clients)
     asked = thread_questions(number, questions)
     created = on_any(clients, first, lambda c: c.threads.create(metadata={"conversation": number}))
     thread_id = str(created["thread_id"])
@@ -187,25 +196,32 @@ def _conversation(
     report.leaks.extend(on_any(clients, first, lambda c: thread_problems(c, thread_id, asked)))
 
 
-def run_load(urls: Sequence[str], *, threads: int, questions: int) -> tuple[LoadReport, list[Turn]]:
+def run_load(
+    urls: Sequence[str],
+    *,
+    threads: int,
+    questions: int,
+    headers: Mapping[str, str] | None = None,
+) -> tuple[LoadReport, list[Turn]]:
     """Run `threads` conversations at once, conversation i starting on worker i mod N."""
     report = LoadReport(threads=threads, questions=questions)
     turns: list[Turn] = []
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        jobs = [
-            pool.submit(_conversation, urls, i, questions, report, turns) for i in range(threads)
-        ]
+        jobs = []
+        for i in range(threads):
+            clients = [connect(url, headers) for url in urls]
+            jobs.append(pool.submit(_conversation, clients, i, questions, report, turns))
         for job in jobs:
             job.result()
     report.wall = time.perf_counter() - start
     return report, turns
 
 
-def warm(urls: Sequence[str]) -> None:
+def warm(urls: Sequence[str], headers: Mapping[str, str] | None = None) -> None:
     """Run one question per worker so first-run imports are not measured."""
     for url in urls:
-        client = get_sync_client(url=url, timeout=TIMEOUT)
+        client = connect(url, headers)
         thread_id = str(client.threads.create()["thread_id"])
         ask([client], 0, thread_id, "What is the capital of France?")
 

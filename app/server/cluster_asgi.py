@@ -6,12 +6,20 @@ included. The in-memory runtime has a store at once; the Postgres runtime opens 
 *in* the lifespan, so the first lifespan message fails, uvicorn decides the app has no
 lifespan, and every request then fails with "Store requires setup_store()". Passing the
 lifespan scope straight through fixes the order; requests still get the store as before.
+
+Outermost, `RunPolicyMiddleware` holds `acrag serve`'s run rules (context allow-list, question
+length; `ACRAG_MAX_QUESTION_CHARS`, default 2000); the mounted page app's own middleware (token,
+Origin/Host, body limit, security headers) already wraps the whole stock server.
 Import this module only under the cluster's virtualenv (`.venv-cluster`).
 """
 
+import os
 from typing import Any
 
 from langgraph_api.middleware.ensure_store import EnsureStoreAccessible
+
+from app.server.limits import ServerLimits
+from app.server.run_policy import RunPolicyMiddleware
 
 __all__ = ["app"]
 
@@ -27,4 +35,8 @@ async def _call(self: Any, scope: Any, receive: Any, send: Any) -> None:
 
 EnsureStoreAccessible.__call__ = _call
 
-from langgraph_api.server import app  # noqa: E402  (after the fix: the app is built on import)
+from langgraph_api.server import app as stock_app  # noqa: E402  (the app is built on import)
+
+MAX_QUESTION_CHARS_ENV = "ACRAG_MAX_QUESTION_CHARS"
+_max_chars = int(os.environ.get(MAX_QUESTION_CHARS_ENV) or ServerLimits().max_question_chars)
+app = RunPolicyMiddleware(stock_app, max_question_chars=_max_chars)

@@ -15,18 +15,18 @@ Needs `.venv-cluster` (`make cluster-setup`, part of `make test`) and `make syst
 import json
 import threading
 import time
-from collections import defaultdict
-from pathlib import Path
+from collections import Counter, defaultdict
+from datetime import datetime
 
+import httpx
 import psycopg
 import pytest
-from langgraph_sdk import get_sync_client
 
 from app.server.cluster import Cluster
 from bench.cluster_load import (
     CLUSTER_PYTHON,
-    TIMEOUT,
     ask,
+    connect,
     demo_config,
     run_load,
     thread_problems,
@@ -35,10 +35,13 @@ from bench.cluster_load import (
 
 THREADS = 20
 QUESTIONS = 3
+TOKEN = "cluster-test-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
-@pytest.fixture
-def cluster(tmp_path: Path):
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory):
+    tmp_path = tmp_path_factory.mktemp("cluster")
     if not CLUSTER_PYTHON.exists():
         pytest.fail(f"{CLUSTER_PYTHON} is missing: run `make cluster-setup`")
     running = Cluster(
@@ -48,10 +51,11 @@ def cluster(tmp_path: Path):
         config=demo_config(tmp_path),
         jobs_per_worker=4,
         heartbeat=3,
+        extra_env={"ACRAG_SERVE_TOKEN": TOKEN},
     )
     try:
         with running:
-            warm(running.urls)  # first runs import lazily: keep them out of the kill window
+            warm(running.urls, AUTH)  # first runs import lazily: keep them out of the kill window
             yield running
     finally:
         running.postgres.remove()
@@ -79,10 +83,17 @@ class RunningSampler(threading.Thread):
 def _checkpoints(url: str) -> list[tuple[str, str, str | None, dict]]:
     with psycopg.connect(url) as conn:
         rows = conn.execute(
-            "SELECT thread_id, checkpoint_id, parent_checkpoint_id, metadata FROM checkpoints "
-            "WHERE checkpoint_ns = ''"
+            "SELECT thread_id, checkpoint_id, parent_checkpoint_id,"
+            " metadata || jsonb_build_object('ts', checkpoint->>'ts') FROM checkpoints"
+            " WHERE checkpoint_ns = ''"
         ).fetchall()
     return [(str(t), str(c), p and str(p), m) for t, c, p, m in rows]
+
+
+def _takeover_seconds(rows: list[tuple[str, str, str | None, dict]], killed: float) -> float:
+    """Seconds from the kill to the first checkpoint of a run's second attempt."""
+    firsts = [datetime.fromisoformat(m["ts"]) for *_, m in rows if m.get("run_attempt", 1) > 1]
+    return round(min(firsts).timestamp() - killed, 1)
 
 
 def _chain_problems(rows: list[tuple[str, str, str | None, dict]]) -> list[str]:
@@ -106,6 +117,9 @@ def _chain_problems(rows: list[tuple[str, str, str | None, dict]]) -> list[str]:
             parent = checkpoint
         if len(runs) != len(set(runs)):
             problems.append(f"{thread}: runs interleave along its history: {runs}")
+    inputs = Counter(m["run_id"] for *_, m in rows if m["source"] == "input")
+    # a retried attempt continues from the last checkpoint: it never applies its input again
+    problems += [f"run {run} took its input {n} times" for run, n in inputs.items() if n > 1]
     return problems
 
 
@@ -118,7 +132,7 @@ def test_two_workers_survive_a_sigkill_mid_run(cluster: Cluster):
 
     def load_all() -> None:
         result["report"], result["turns"] = run_load(
-            cluster.urls, threads=THREADS, questions=QUESTIONS
+            cluster.urls, threads=THREADS, questions=QUESTIONS, headers=AUTH
         )
 
     load = threading.Thread(target=load_all)
@@ -135,7 +149,7 @@ def test_two_workers_survive_a_sigkill_mid_run(cluster: Cluster):
                 break
             time.sleep(0.05)
     cluster.kill_worker(1)
-    killed_at = time.monotonic() - started
+    killed_at, killed_wall = time.monotonic() - started, time.time()
     before_kill = {(t, c) for t, c, _, _ in _checkpoints(database)}
     load.join(300)
     assert not load.is_alive(), "the load did not finish within 5 minutes"
@@ -155,7 +169,7 @@ def test_two_workers_survive_a_sigkill_mid_run(cluster: Cluster):
     assert any(t.rejoined for t in turns), "no broken stream was joined on the other worker"
 
     # every thread is free and continues from its last checkpoint on the surviving worker
-    survivor = get_sync_client(url=cluster.urls[0], timeout=TIMEOUT)
+    survivor = connect(cluster.urls[0], AUTH)
     threads = [t for t in survivor.threads.search(limit=100) if "conversation" in t["metadata"]]
     assert len(threads) == THREADS and {t["status"] for t in threads} == {"idle"}
     for thread in threads:
@@ -179,7 +193,35 @@ def test_two_workers_survive_a_sigkill_mid_run(cluster: Cluster):
     summary = {
         "killed_at_s": round(killed_at, 1),
         "retried_runs": len(retried),
+        "takeover_s": _takeover_seconds(rows, killed_wall),
         "rejoined": sum(t.rejoined for t in turns),
         "slowest": [(round(t.seconds, 1), t.log) for t in slowest],
     }
     print(json.dumps({**report.summary(), **summary}))
+
+
+def test_acrag_serve_rules_hold_on_the_stock_server(cluster: Cluster):
+    url = cluster.urls[0]  # worker 1 may have been killed by the test above
+    assert httpx.post(f"{url}/threads/search", json={}).status_code == 401
+    assert httpx.post(f"{url}/threads/search", json={}, headers=AUTH).status_code == 200
+    foreign = {**AUTH, "Host": "attacker.example"}
+    assert httpx.post(f"{url}/threads/search", json={}, headers=foreign).status_code == 403
+    origin = {**AUTH, "Origin": "https://attacker.example"}
+    assert httpx.post(f"{url}/threads/search", json={}, headers=origin).status_code == 403
+    thread_id = httpx.post(f"{url}/threads", json={}, headers=AUTH).json()["thread_id"]
+    run = {"assistant_id": "acrag", "input": {"question": "Where is Paris?"}}
+    for context, field in (({"home": "/etc"}, "home"), ({"generator_model": "x"}, "generator")):
+        refused = httpx.post(
+            f"{url}/threads/{thread_id}/runs/wait", json={**run, "context": context}, headers=AUTH
+        )
+        assert refused.status_code == 422 and field in refused.text
+    long = {**run, "input": {"question": "x" * 2001}}
+    assert httpx.post(f"{url}/threads/{thread_id}/runs", json=long, headers=AUTH).status_code == 422
+    big = httpx.post(f"{url}/threads/search", content=b"{" + b" " * 2**21 + b"}", headers=AUTH)
+    assert big.status_code == 413
+    done = httpx.post(f"{url}/threads/{thread_id}/runs/wait", json=run, headers=AUTH, timeout=120)
+    assert done.status_code == 200 and "Paris" in json.dumps(done.json())
+    page = httpx.get(f"{url}/ui/")
+    assert (
+        page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
+    )
