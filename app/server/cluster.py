@@ -35,6 +35,8 @@ __all__ = ["Cluster", "free_port", "main", "worker_environment"]
 REPO = Path(__file__).resolve().parents[2]
 HEARTBEAT_S = 5
 """Run heartbeat (`LG_BG_JOB_HEARTBEAT`): a dead worker's runs are re-queued after ~2-4x this."""
+RUN_TIMEOUT_S = 300
+"""A run's time limit (`BG_JOB_TIMEOUT_SECS`; the stock default is a day): `acrag serve`'s."""
 
 
 def free_port() -> int:
@@ -52,7 +54,8 @@ def worker_environment(
     `config` is a parsed `langgraph.json`: its `graphs`, `http`, `auth`, `store` and `env` are
     handed over the way `langgraph dev` hands them over (`LANGSERVE_GRAPHS`, `LANGGRAPH_HTTP`).
     """
-    variables = {str(k): str(v) for k, v in (config.get("env") or {}).items()}
+    variables = {"BG_JOB_TIMEOUT_SECS": str(RUN_TIMEOUT_S)}
+    variables |= {str(k): str(v) for k, v in (config.get("env") or {}).items()}
     variables |= {
         "LANGGRAPH_RUNTIME_EDITION": "pg",
         "DATABASE_URI": database,
