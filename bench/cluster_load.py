@@ -248,9 +248,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 root, count, python=args.python, config=config, jobs_per_worker=args.jobs
             )
             cluster.extra_env["ACRAG_HOME"] = str(home)
-            with cluster:
-                warm(cluster.urls)
-                report, _ = run_load(cluster.urls, threads=args.threads, questions=args.questions)
+            try:
+                with cluster:
+                    warm(cluster.urls)
+                    report, _ = run_load(
+                        cluster.urls, threads=args.threads, questions=args.questions
+                    )
+            finally:
+                cluster.postgres.remove()
             row = {"workers": count, "jobs_per_worker": args.jobs, **report.summary()}
             rows.append(row)
             sys.stdout.write(json.dumps(row) + "\n")
