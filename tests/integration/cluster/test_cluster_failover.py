@@ -50,7 +50,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory):
         python=str(CLUSTER_PYTHON),
         config=demo_config(tmp_path),
         jobs_per_worker=4,
-        heartbeat=3,
+        heartbeat=4,
         extra_env={"ACRAG_SERVE_TOKEN": TOKEN},
     )
     try:
