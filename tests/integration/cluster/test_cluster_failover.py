@@ -23,7 +23,7 @@ import psycopg
 import pytest
 
 from app.server.cluster import Cluster
-from bench.cluster_load import (
+from app.server.cluster_load import (
     CLUSTER_PYTHON,
     ask,
     connect,

@@ -9,7 +9,8 @@ latency (request to last event) and runs per minute, and checks every conversati
 messages: exactly its own questions, in order, one answer each.
 
 Usage (the cluster's virtualenv runs the workers; this script runs under `.venv`):
-    .venv/bin/python -m bench.cluster_load --demo [--workers 1,2,4] [--threads 16] [--questions 5]
+    .venv/bin/python -m app.server.cluster_load --demo [--workers 1,2,4] [--threads 16]
+        [--questions 5]
 """
 
 import argparse
@@ -228,7 +229,7 @@ def warm(urls: Sequence[str], headers: Mapping[str, str] | None = None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure each worker count; print one JSON line per count, then a Markdown table."""
-    parser = argparse.ArgumentParser(prog="python -m bench.cluster_load", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m app.server.cluster_load", description=__doc__)
     parser.add_argument("--workers", default="1,2,4", help="worker counts (default 1,2,4)")
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--questions", type=int, default=5)

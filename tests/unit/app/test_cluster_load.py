@@ -3,7 +3,7 @@
 import httpx
 import pytest
 
-from bench.cluster_load import on_any, thread_problems
+from app.server.cluster_load import on_any, thread_problems
 
 
 class _Gone:
