@@ -195,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
             allowed_hosts=args.allow_host,
             allowed_origins=args.allow_origin,
         )
+        if closed := service.close_open_turns():
+            logger.warning("closed %d turn(s) a stopped server left open", closed)
         _announce(args, token, checkpointer.url)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         server.run(sockets=[sock])
