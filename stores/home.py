@@ -7,7 +7,7 @@ import platformdirs
 
 from models.errors import UserError
 
-__all__ = ["ENV_VAR", "acrag_home", "cache_dir"]
+__all__ = ["ENV_VAR", "acrag_home", "cache_dir", "display_source"]
 
 ENV_VAR = "ACRAG_HOME"
 
@@ -40,3 +40,18 @@ def cache_dir() -> Path:
     path = Path(platformdirs.user_cache_dir("acrag"))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def display_source(source: str, *, home: Path | None = None) -> str:
+    """Return how a stored source is shown to clients: never an absolute server path.
+
+    A file inside the data home is shown relative to it (`uploads/notes.md`); any other
+    absolute path by its folder and name (`docs/guide.md`, as it was ingested from `docs/`).
+    URLs and relative names pass unchanged. The index keeps the absolute path as its key.
+    """
+    if not source.startswith("/"):
+        return source
+    path = Path(source)
+    if home is not None and path.is_relative_to(home):
+        return path.relative_to(home).as_posix()
+    return Path(*path.parts[-2:]).as_posix() if len(path.parts) > 2 else path.name
