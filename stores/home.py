@@ -26,7 +26,7 @@ def acrag_home(override: str | os.PathLike[str] | None = None) -> Path:
     home = Path(chosen).expanduser().resolve()
     hint = f"choose another with --home or ${ENV_VAR}"
     try:
-        home.mkdir(parents=True, exist_ok=True)
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)  # threads and documents: private
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise UserError(f"cannot create the data directory {home} ({reason}); {hint}") from None
