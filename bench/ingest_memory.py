@@ -5,7 +5,7 @@ upload to 3.5 GB), then reports the peak resident set size (RSS) of:
 - `acrag ingest FILE` in a fresh process (`os.wait4`'s `ru_maxrss`), and
 - `acrag serve` around `POST /acrag/upload` of the same file (`VmHWM` in /proc/<pid>/status).
 
-    .venv/bin/python -m bench.ingest_memory [--mb 20] [--shape blob|words]
+    .venv/bin/python -m bench.ingest_memory [--mb 20] [--shape blob|words] [--chunk-only]
 
 "words" is many chunks to embed (slow on a busy machine); "blob" is one 20 MB hex word, few
 tokens, so the run measures reading, cutting and storing rather than the embedding model.
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["ingest_peak_mb", "serve_peak_mb", "write_long_line"]
+__all__ = ["chunk_peak_mb", "ingest_peak_mb", "serve_peak_mb", "write_long_line"]
 
 REPO = Path(__file__).resolve().parent.parent
 _WORDS = "harbour lantern granite beacon keeper tide shoal fog signal channel reef".split()
@@ -52,6 +52,23 @@ def ingest_peak_mb(path: Path, home: Path) -> tuple[float, int]:
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     return usage.ru_maxrss / 1024, child.returncode
+
+
+def chunk_peak_mb(path: Path) -> tuple[float, float, int, int]:
+    """Chunk `path` in this process; return baseline and peak RSS (MB), chunks, longest chunk."""
+    import resource
+
+    from stores.chunking import minilm_token_counter
+    from stores.ingest import chunk_source
+    from stores.loaders import load_source
+
+    minilm_token_counter(["warm up"])  # the tokenizer's own memory belongs to the baseline
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    chunks = chunk_source(
+        load_source(path), chunk_tokens=200, overlap=40, count_tokens=minilm_token_counter
+    )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return base, peak, len(chunks), max(len(c.text) for c in chunks)
 
 
 def _vm_hwm_mb(pid: int) -> float:
@@ -83,10 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=20.0)
     parser.add_argument("--shape", choices=["blob", "words"], default="blob")
+    parser.add_argument("--chunk-only", action="store_true", help="measure chunking alone")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path = write_long_line(folder / "long-line.txt", args.mb, shape=args.shape)
+        if args.chunk_only:
+            base, peak, count, longest = chunk_peak_mb(path)
+            sys.stdout.write(
+                f"chunking: peak RSS {peak:.0f} MB (baseline {base:.0f} MB), {count} chunks, "
+                f"longest {longest} characters\n"
+            )
+            return 0
         start = time.perf_counter()
         peak, code = ingest_peak_mb(path, folder / "home-ingest")
         took = time.perf_counter() - start
