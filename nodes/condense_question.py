@@ -43,8 +43,8 @@ _QUESTION_START = [*_ASKING, "in", "on", "at", "for", "from", "by", "to"]
 def _asked(state: State) -> tuple[object, list[AnyMessage]]:
     """Return the question and the earlier messages (the history).
 
-    A human turn at the end of `messages` is the new question (chat clients send only
-    that); otherwise `question` is, as Python callers send it.
+    A human turn at the end of `messages` is the new question when this run's input brought
+    it (chat clients send only that); otherwise `question` is, as Python callers send it.
     """
     messages = list(state.get("messages") or [])
     if _sent_now(state):
