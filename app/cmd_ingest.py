@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("need --chunk-tokens >= 1 and 0 <= --overlap < --chunk-tokens")
     from stores.ingest import ingest, remove_sources  # Chroma loads only when needed
 
+    os.umask(0o077)  # the index copies the documents' text: this user's alone
     home = acrag_home(args.home)
     collection = LOCAL_WEB_COLLECTION if args.web else "documents"
     if args.remove:

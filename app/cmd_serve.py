@@ -4,6 +4,7 @@ import argparse
 import ipaddress
 import logging
 import os
+import secrets
 import socket
 import sys
 from contextlib import ExitStack
@@ -14,7 +15,16 @@ from models.errors import UserError
 from stores.checkpoint import CHECKPOINT_URL_ENV
 from stores.home import acrag_home
 
-__all__ = ["DEFAULT_PORT", "TOKEN_ENV", "add_parser", "bind", "build_service", "read_token", "run"]
+__all__ = [
+    "DEFAULT_PORT",
+    "TOKEN_ENV",
+    "add_parser",
+    "bind",
+    "build_service",
+    "choose_token",
+    "read_token",
+    "run",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +41,11 @@ def _limit_options(parser: argparse.ArgumentParser) -> None:
         ("--max-upload-mb", float, defaults.max_upload_mb, "largest uploaded file, in MB"),
         ("--max-question-chars", int, defaults.max_question_chars, "longest question accepted"),
         ("--run-timeout", float, defaults.run_timeout_s, "seconds before a run is stopped"),
+        ("--max-threads", int, defaults.max_threads, "most conversations kept"),
+        ("--max-connections", int, defaults.max_connections, "open connections before 503"),
+        ("--max-header-kb", int, defaults.max_header_kb, "largest request head, in KiB"),
+        ("--header-timeout", float, defaults.header_timeout_s, "seconds to send a request head"),
+        ("--body-timeout", float, defaults.body_timeout_s, "seconds to send a request body"),
     ]
     for flag, kind, default, text in options:
         parser.add_argument(flag, type=kind, default=default, help=f"{text} (default: {default:g})")
@@ -47,6 +62,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help=f"file holding the bearer token the API requires (default: ${TOKEN_ENV}, if set)",
     )
     parser.add_argument("--token", help=argparse.SUPPRESS)  # refused: argv is visible in `ps`
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token when none is set (default: a random one, printed once)",
+    )
     parser.add_argument(
         "--allow-host",
         action="append",
@@ -138,7 +158,7 @@ def build_service(checkpointer: Any, *, home: Path, demo: bool, args: Any = None
         context["home"] = str(home)
     return GraphService(
         graph,
-        ThreadRegistry(checkpointer),
+        ThreadRegistry(checkpointer, max_threads=limits.max_threads),
         default_context=context,
         max_runs=limits.max_runs,
         run_timeout_s=limits.run_timeout_s,
@@ -153,14 +173,36 @@ def _limits(args: argparse.Namespace) -> Any:
         max_upload_mb=args.max_upload_mb,
         max_question_chars=args.max_question_chars,
         run_timeout_s=args.run_timeout,
+        max_threads=args.max_threads,
+        max_connections=args.max_connections,
+        max_header_kb=args.max_header_kb,
+        header_timeout_s=args.header_timeout,
+        body_timeout_s=args.body_timeout,
     )
 
 
-def _announce(args: argparse.Namespace, token: str | None, threads_url: str) -> None:
+def choose_token(args: argparse.Namespace) -> tuple[str | None, bool]:
+    """Return the token to require and whether it was made up here (to print it once).
+
+    A token set by `--token-file` or `$ACRAG_SERVE_TOKEN` wins; otherwise a random one, so
+    other accounts on the same machine cannot use a loopback server, unless `--no-token`.
+    """
+    token = read_token(args)
+    if token or args.no_token:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def _announce(args: argparse.Namespace, token: str | None, made: bool, threads_url: str) -> None:
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
-    sys.stdout.write(f"acrag: chat page at http://{shown_host}:{args.port}/ui/\n")
-    if token:
-        sys.stdout.write("acrag: the API needs the bearer token; the page asks for it once\n")
+    page = f"http://{shown_host}:{args.port}/ui/"
+    if made:  # the fragment never reaches the server or its logs; the page keeps it per tab
+        sys.stdout.write(f"acrag: chat page at {page}#token={token}\n")
+        sys.stdout.write("acrag: open that link (it carries this run's token; keep it private)\n")
+    else:
+        sys.stdout.write(f"acrag: chat page at {page}\n")
+        if token:
+            sys.stdout.write("acrag: the API needs the bearer token; the page asks for it once\n")
     sys.stdout.write(f"acrag: threads in {threads_url}\n")
     sys.stdout.flush()
 
@@ -170,9 +212,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.server.asgi import create_app
+    from app.server.protocol import uvicorn_config
     from stores.checkpoint import open_checkpointer
 
-    token = read_token(args)
+    os.umask(0o077)  # threads, uploads and indexes are this user's alone
+    token, made = choose_token(args)
     if not _is_loopback(args.host) and not token:
         logger.warning(
             "serving on %s without a token: anyone who can reach it can use it; set $%s",
@@ -187,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
         except Exception as error:  # noqa: BLE001 - any driver error becomes one clear line
             raise UserError(f"cannot open the thread store: {error}") from error
         service = build_service(checkpointer, home=home, demo=args.demo, args=args)
+        if closed := service.close_open_turns(limit=args.max_threads):
+            logger.warning("closed %d turn(s) a stopped server left open", closed)
         app = create_app(
             service=service,
             home=home,
@@ -195,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
             allowed_hosts=args.allow_host,
             allowed_origins=args.allow_origin,
         )
-        _announce(args, token, checkpointer.url)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        _announce(args, token, made, checkpointer.url)
+        server = uvicorn.Server(uvicorn_config(app, _limits(args)))
         server.run(sockets=[sock])
     return 0

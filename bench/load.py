@@ -92,7 +92,7 @@ def start_server(
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start `acrag serve` in its own process group; return it and its URL once `/ok` answers."""
     port = port or free_port()
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "app.cli", "serve", "--no-token", "--port", str(port)]
     with log.open("ab") as out:
         server = subprocess.Popen(
             [*command, *(["--demo"] if demo else [])],

@@ -135,6 +135,9 @@ class InputState(TypedDict, total=False):
 class State(InputState, total=False):
     """Everything one run records. Per-turn fields are reset when a new question arrives."""
 
+    asked_id: str | None
+    """The id of the human message the latest turn took as its question: when a stopped run
+    leaves it at the end of `messages`, it is not the next run's question."""
     standalone_question: str
     """The question made self-contained using the conversation history."""
     route: Route

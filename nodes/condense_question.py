@@ -9,6 +9,7 @@ new turn, with the previous question and a short previous answer as its context)
 """
 
 import re
+import uuid
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
@@ -27,7 +28,7 @@ from nodes._names import without_conjunction
 from prompts.condense import CONDENSE_QUESTION
 from prompts.framing import as_data
 
-__all__ = ["condense_question", "fresh_turn", "keeps_intent", "template_question"]
+__all__ = ["STOPPED_TURN", "condense_question", "fresh_turn", "keeps_intent", "template_question"]
 
 _HISTORY_TURNS = 6
 _MAX_CHARS = 400
@@ -42,15 +43,44 @@ _QUESTION_START = [*_ASKING, "in", "on", "at", "for", "from", "by", "to"]
 def _asked(state: State) -> tuple[object, list[AnyMessage]]:
     """Return the question and the earlier messages (the history).
 
-    A human turn at the end of `messages` is the new question (chat clients send only
-    that); otherwise `question` is, as Python callers send it.
+    A human turn at the end of `messages` is the new question when this run's input brought
+    it (chat clients send only that); otherwise `question` is, as Python callers send it.
     """
     messages = list(state.get("messages") or [])
-    if messages and isinstance(messages[-1], HumanMessage):
+    if _sent_now(state):
         return messages[-1].content, messages[:-1]
     if state.get("question") is not None:  # "" is a question, and rejected as empty
         return state["question"], messages
     raise InvalidQuestionError("no question: send `question` or end `messages` with a human turn")
+
+
+STOPPED_TURN = "(This question was stopped before it was answered.)"
+"""The answer that closes a turn a stopped, cancelled or crashed run left open."""
+
+
+def _sent_now(state: State) -> bool:
+    """Tell whether the trailing human message came with this run's input.
+
+    A turn that was stopped (cancelled, disconnected, killed) leaves its own question at the
+    end of the thread; `asked_id` names it, so the next run's `question` does not lose to it.
+    """
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
+    if not isinstance(last, HumanMessage):
+        return False
+    return last.id is None or last.id != state.get("asked_id")
+
+
+def _turn_messages(state: State, question: str) -> dict[str, Any]:
+    """Return the message updates that open this turn, closing a stopped turn left open."""
+    messages = state.get("messages") or []
+    if _sent_now(state):
+        return {"messages": [], "asked_id": messages[-1].id}
+    stopped = messages and isinstance(messages[-1], HumanMessage)
+    closing = [AIMessage(STOPPED_TURN, response_metadata={"abstained": True, "stopped": True})]
+    closing = closing if stopped else []
+    asked = HumanMessage(question, id=str(uuid.uuid4()))
+    return {"messages": [*closing, asked], "asked_id": asked.id}
 
 
 def fresh_turn() -> dict[str, Any]:
@@ -150,13 +180,12 @@ def condense_question(state: State, runtime: Runtime[Context], deps: Deps) -> di
         condensed=how,
     )
     emit(runtime, shown)
-    asked_now = state.get("messages") and raw == state["messages"][-1].content
     return {
         **fresh_turn(),
         "question": question,
         "standalone_question": standalone,
         "search_query": standalone,
-        "messages": [] if asked_now else [HumanMessage(question)],
+        **_turn_messages(state, question),
     }
 
 

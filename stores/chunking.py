@@ -12,8 +12,10 @@ __all__ = [
     "DEFAULT_OVERLAP",
     "Chunk",
     "TokenCounter",
+    "char_windows",
     "chunk_text",
     "content_hash",
+    "count_in_batches",
     "minilm_token_counter",
     "split_sentences",
     "whitespace_token_counter",
@@ -29,6 +31,12 @@ TokenCounter = Callable[[Sequence[str]], list[int]]
 # and a capital, digit or quote; paragraph breaks always end a sentence.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[A-Z0-9])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
+_SPACE = re.compile(r"\s+")
+CHARS_PER_TOKEN_CAP = 8
+"""A text longer than `CHARS_PER_TOKEN_CAP` characters per allowed token is cut into windows
+of that size before any tokenizer sees it, so memory never grows with one long line."""
+_BATCH_CHARS = 1 << 18
+"""Most characters handed to the tokenizer in one call (its encodings dwarf the text)."""
 
 
 @dataclass(frozen=True)
@@ -90,11 +98,39 @@ def minilm_token_counter(texts: Sequence[str]) -> list[int]:
     return [len(ids) for ids in encoded["input_ids"]]
 
 
+def char_windows(text: str, max_chars: int) -> list[str]:
+    """Cut `text` into pieces of at most `max_chars`, at the last whitespace when there is one."""
+    windows: list[str] = []
+    start = 0
+    while len(text) - start > max_chars:
+        end = start + max_chars
+        space = text.rfind(" ", start + max_chars // 2, end + 1)
+        cut = space if space > start else end
+        windows.append(text[start:cut].strip())
+        start = cut
+    windows.append(text[start:].strip())
+    return [w for w in windows if w]
+
+
+def count_in_batches(texts: Sequence[str], count: TokenCounter) -> list[int]:
+    """Count tokens of `texts` a bounded batch at a time (same result as `count(texts)`)."""
+    sizes: list[int] = []
+    batch: list[str] = []
+    chars = 0
+    for text in texts:
+        batch.append(text)
+        chars += len(text)
+        if chars >= _BATCH_CHARS:
+            sizes += count(batch)
+            batch, chars = [], 0
+    return sizes + (count(batch) if batch else [])
+
+
 def split_sentences(text: str) -> list[str]:
     """Split `text` into sentences, treating blank lines as hard breaks."""
     sentences: list[str] = []
     for paragraph in _PARAGRAPH.split(text):
-        flat = " ".join(paragraph.split())
+        flat = _SPACE.sub(" ", paragraph).strip()  # no list of every word of a long line
         if flat:
             sentences.extend(part for part in _SENTENCE_END.split(flat) if part.strip())
     return sentences
@@ -109,9 +145,16 @@ def _split_long(sentence: str, tokens: int, limit: int) -> list[str]:
 
 
 def _pieces(text: str, limit: int, count: TokenCounter) -> list[tuple[str, int]]:
-    sentences = split_sentences(text)
+    max_chars = limit * CHARS_PER_TOKEN_CAP
+    sentences = [
+        window
+        for sentence in split_sentences(text)
+        for window in (
+            char_windows(sentence, max_chars) if len(sentence) > max_chars else [sentence]
+        )
+    ]
     pieces: list[tuple[str, int]] = []
-    for sentence, tokens in zip(sentences, count(sentences), strict=True):
+    for sentence, tokens in zip(sentences, count_in_batches(sentences, count), strict=True):
         if tokens <= limit:
             pieces.append((sentence, tokens))
             continue
@@ -142,22 +185,25 @@ def chunk_text(
     """Pack whole sentences into chunks of at most `chunk_tokens` tokens.
 
     Consecutive chunks share up to `overlap` tokens of whole trailing sentences. A sentence
-    longer than a chunk is cut at word boundaries.
+    longer than a chunk is cut at word boundaries; one longer than `CHARS_PER_TOKEN_CAP`
+    characters per token is first cut into windows of that size, before it is tokenized.
     """
     if chunk_tokens < 1 or not 0 <= overlap < chunk_tokens:
         raise ValueError("need chunk_tokens >= 1 and 0 <= overlap < chunk_tokens")
     chunks: list[str] = []
     current: list[tuple[str, int]] = []
-    size = 0
+    size = chars = 0
+    max_chars = chunk_tokens * CHARS_PER_TOKEN_CAP  # a run of one-token "words" stays bounded
     for piece in _pieces(text, chunk_tokens, count_tokens):
-        if current and size + piece[1] > chunk_tokens:
+        if current and (size + piece[1] > chunk_tokens or chars + len(piece[0]) > max_chars):
             chunks.append(" ".join(s for s, _ in current))
             current = _overlap_tail(current, overlap)
-            size = sum(n for _, n in current)
-            if size + piece[1] > chunk_tokens:
-                current, size = [], 0
+            size, chars = sum(n for _, n in current), sum(len(s) + 1 for s, _ in current)
+            if size + piece[1] > chunk_tokens or chars + len(piece[0]) > max_chars:
+                current, size, chars = [], 0, 0
         current.append(piece)
         size += piece[1]
+        chars += len(piece[0]) + 1
     if current:
         chunks.append(" ".join(s for s, _ in current))
     return chunks

@@ -73,14 +73,25 @@ def expand_paths(paths: Sequence[Path]) -> Iterator[tuple[Path, str | None]]:
     for path in paths:
         if path.is_dir():
             root = path.resolve()
-            if root in _SYSTEM_ROOTS:
+            if root in _SYSTEM_ROOTS or _system_file(root):
                 yield path, f"refusing to index {root}: give the folder that holds your documents"
                 continue
             yield from _walk(path, root)
         elif path.exists():
-            yield path, None
+            yield path, _system_file(path)
         else:
             yield path, "no such file or folder"
+
+
+_KERNEL_TREES = tuple(Path(p) for p in ("/proc", "/sys", "/dev"))
+
+
+def _system_file(path: Path) -> str | None:
+    """Return why a named file is refused: it is, or links to, a kernel or device file."""
+    target = path.resolve()
+    if any(target.is_relative_to(tree) for tree in _KERNEL_TREES):
+        return f"refusing to index {target.parent}/...: a kernel or device file, not a document"
+    return None
 
 
 def _outside(path: Path, root: Path) -> bool:

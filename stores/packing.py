@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from stores.chunking import TokenCounter, chunk_text
+from stores.chunking import CHARS_PER_TOKEN_CAP, TokenCounter, chunk_text, count_in_batches
 from stores.structure import Block, Format, blocks_from_markdown, blocks_from_text
 
 __all__ = ["DEFAULT_ENTRY_TOKENS", "Section", "section_title", "structured_chunks"]
@@ -39,21 +39,29 @@ def _split_oversized(block: Block, limit: int, count: TokenCounter) -> list[Bloc
         if len(inner) > 1:
             return [
                 piece
-                for part, size in zip(inner, count([b.text for b in inner]), strict=True)
+                for part, size in zip(inner, _count(inner, limit, count), strict=True)
                 for piece in ([part] if size <= limit else _split_oversized(part, limit, count))
             ]
     pieces = chunk_text(block.text, chunk_tokens=limit, overlap=0, count_tokens=count)
     return [Block(block.path, piece, block.kind) for piece in pieces]
 
 
+def _count(blocks: list[Block], limit: int, count: TokenCounter) -> list[int]:
+    """Count each block's tokens; a block too long to be one chunk is not tokenized whole."""
+    max_chars = limit * CHARS_PER_TOKEN_CAP
+    short = [b.text for b in blocks if len(b.text) <= max_chars]
+    sizes = iter(count_in_batches(short, count))
+    return [next(sizes) if len(b.text) <= max_chars else limit + 1 for b in blocks]
+
+
 def _sized(blocks: list[Block], limit: int, count: TokenCounter) -> list[tuple[Block, int]]:
     sized: list[tuple[Block, int]] = []
-    for block, size in zip(blocks, count([b.text for b in blocks]), strict=True):
+    for block, size in zip(blocks, _count(blocks, limit, count), strict=True):
         if size <= limit:
             sized.append((block, size))
             continue
         parts = _split_oversized(block, limit, count)
-        sized.extend(zip(parts, count([p.text for p in parts]), strict=True))
+        sized.extend(zip(parts, count_in_batches([p.text for p in parts], count), strict=True))
     return sized
 
 
@@ -82,13 +90,16 @@ def structured_chunks(
                 text += joint + block.text
             sections.append(Section(current[0].path, text))
 
+    chars, max_chars = 0, chunk_tokens * CHARS_PER_TOKEN_CAP
     for block, tokens in _sized(_blocks(text, fmt), chunk_tokens, count_tokens):
         entries = block.kind == "entry" or any(b.kind == "entry" for b in current)
         limit = min(entry_tokens, chunk_tokens) if entries else chunk_tokens
-        if current and (block.path != current[0].path or size + tokens > limit):
+        full = size + tokens > limit or chars + len(block.text) > max_chars
+        if current and (block.path != current[0].path or full):
             flush()
-            current, size = [], 0
+            current, size, chars = [], 0, 0
         current.append(block)
         size += tokens
+        chars += len(block.text) + 2
     flush()
     return sections

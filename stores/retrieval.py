@@ -9,6 +9,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
+from stores.home import display_source
 from stores.index import Index, open_index, reingest_needed
 
 __all__ = ["RRF_K", "HybridRetriever", "Mode", "make_retriever", "reciprocal_rank_fusion"]
@@ -28,9 +29,13 @@ def reciprocal_rank_fusion(rankings: list[list[str]], *, k: int = RRF_K) -> dict
     return scores
 
 
-def _document(text: str, metadata: dict[str, Any], score: float) -> Document:
+def _document(
+    text: str, metadata: dict[str, Any], score: float, home: Path | None = None
+) -> Document:
     meta = dict(metadata)
     meta.update(score=float(score), origin="local")
+    # The index keys a file by its absolute path; what leaves the store is a display name.
+    meta["source"] = display_source(str(meta.get("source", "")), home=home)
     meta["position"] = int(meta.get("position", 0))
     return Document(page_content=text, metadata=meta, id=str(meta.get("id")))
 
@@ -48,6 +53,7 @@ class HybridRetriever(BaseRetriever):
     k: int = 5
     mode: Mode = "hybrid"
     depth: int = Field(default=30, description="candidates per ranking fed into the fusion")
+    home: Path | None = Field(default=None, description="data home that display sources leave")
 
     def dense(self, query: str, n: int) -> list[Document]:
         """Return up to `n` chunks by cosine similarity."""
@@ -60,12 +66,12 @@ class HybridRetriever(BaseRetriever):
             include=["documents", "metadatas", "distances"],
         )
         rows = zip(found["documents"][0], found["metadatas"][0], found["distances"][0], strict=True)  # type: ignore[index]
-        return [_document(text, dict(meta), 1.0 - dist) for text, meta, dist in rows]
+        return [_document(text, dict(meta), 1.0 - dist, self.home) for text, meta, dist in rows]
 
     def lexical(self, query: str, n: int) -> list[Document]:
         """Return up to `n` chunks by BM25 score."""
         hits = self.index.fresh_lexical().search(query, k=n)
-        return [_document(h.record.text, h.record.metadata, h.score) for h in hits]
+        return [_document(h.record.text, h.record.metadata, h.score, self.home) for h in hits]
 
     def hybrid(self, query: str, n: int) -> list[Document]:
         """Return up to `n` chunks by reciprocal-rank fusion of dense and BM25 rankings."""
@@ -77,7 +83,7 @@ class HybridRetriever(BaseRetriever):
             for doc in docs:
                 by_id.setdefault(str(doc.metadata["id"]), doc)
         fused = sorted(reciprocal_rank_fusion(rankings).items(), key=lambda kv: -kv[1])[:n]
-        return [_document(by_id[i].page_content, by_id[i].metadata, s) for i, s in fused]
+        return [_document(by_id[i].page_content, by_id[i].metadata, s, self.home) for i, s in fused]
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
@@ -109,4 +115,4 @@ def make_retriever(
     index = open_index(home=home, collection=collection, chroma_url=chroma_url)
     if warning := reingest_needed(index):
         logger.warning(warning)
-    return HybridRetriever(index=index, k=k, mode=mode)
+    return HybridRetriever(index=index, k=k, mode=mode, home=home)

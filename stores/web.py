@@ -64,7 +64,7 @@ class LocalWebSearch:
 
 def _as_web_page(doc: Document) -> Document:
     meta = doc.metadata
-    url = meta.get("url") or Path(str(meta.get("source", ""))).as_uri()
+    url = meta.get("url")  # a file of the local web has no URL: no server path as one either
     return Document(
         page_content=doc.page_content,
         metadata={
@@ -72,7 +72,7 @@ def _as_web_page(doc: Document) -> Document:
             "title": meta.get("title", ""),
             "score": float(meta.get("score", 0.0)),
             "origin": "web",
-            "source": url,
+            "source": url or meta.get("source", ""),
         },
     )
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from app.server.encoding import dumps
 from app.server.errors import RequestError
 from app.server.runs import GraphService, ThreadBusyError
+from app.server.threads import ThreadLimitError
 from app.server.validation import (
     check_thread_id,
     int_field,
@@ -64,7 +65,10 @@ async def create_thread(request: Request) -> Response:
     thread_id = None if thread_id is None else check_thread_id(thread_id)
     metadata = metadata_field(body)
     create = _service(request).registry.create
-    thread = await asyncio.to_thread(create, thread_id=thread_id, metadata=metadata)
+    try:
+        thread = await asyncio.to_thread(create, thread_id=thread_id, metadata=metadata)
+    except ThreadLimitError as error:
+        return _error(429, str(error))
     return _JSON(thread)
 
 
@@ -145,7 +149,11 @@ async def stream_run(request: Request) -> Response:
     if isinstance(thread, Response):
         if not run_request.create:
             return thread
-        await asyncio.to_thread(service.registry.create, thread_id=check_thread_id(thread_id))
+        create = service.registry.create
+        try:
+            await asyncio.to_thread(create, thread_id=check_thread_id(thread_id))
+        except ThreadLimitError as error:
+            return _error(429, str(error))
     try:
         run = service.start(thread_id, run_request)
     except ThreadBusyError:

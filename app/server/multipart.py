@@ -43,6 +43,11 @@ class _Receiver:
     _disposition: bytes = b""
     _out: IO[bytes] | None = None
     _field_bytes: int = 0
+    ended: bool = False
+    """The closing boundary arrived: without it the last file may be cut short."""
+
+    def on_end(self) -> None:
+        self.ended = True
 
     def on_part_begin(self) -> None:
         self._disposition, self._out, self._field_bytes = b"", None, 0
@@ -105,8 +110,8 @@ async def receive_files(
     """Stream the request's `files` parts into `staging`, one file each.
 
     Raises:
-        RequestError: A file over `max_bytes` (413); not multipart, too many files or
-            malformed data (400).
+        RequestError: A file over `max_bytes` (413); not multipart, too many files,
+            malformed or unfinished data (400).
     """
     receiver = _Receiver(staging, max_bytes, max_files)
     callbacks: Any = {
@@ -119,6 +124,7 @@ async def receive_files(
             "on_header_value",
             "on_header_end",
             "on_headers_finished",
+            "on_end",
         )
     }
     parser = MultipartParser(_boundary(request.headers.get("content-type", "")), callbacks)
@@ -126,6 +132,8 @@ async def receive_files(
         async for chunk in request.stream():
             parser.write(chunk)
         parser.finalize()
+        if not receiver.ended:
+            raise RequestError("the multipart body ends without its closing boundary", status=400)
     except FormParserError as error:
         raise RequestError(f"malformed multipart data: {error}", status=400) from error
     finally:

@@ -24,6 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from app.server.encoding import public_message, snapshot_json, sse
 from app.server.run_control import RunControl, RunStopped, StopCallback
 from app.server.threads import ThreadRegistry
+from app.server.turns import close_turn
 from app.server.validation import RunRequest
 
 __all__ = ["DEFAULT_RUN_TIMEOUT_S", "GraphService", "Run", "ThreadBusyError"]
@@ -81,6 +82,11 @@ class GraphService:
     def is_busy(self, thread_id: str) -> bool:
         """Return whether a run is in flight on the thread."""
         return thread_id in self._active
+
+    def close_open_turns(self, *, limit: int = 100_000) -> int:
+        """Close every turn a crash left open (at start-up); return how many were closed."""
+        threads = self.registry.search(limit=limit)
+        return sum(close_turn(self.graph, thread["thread_id"]) for thread in threads)
 
     async def state(self, thread_id: str) -> dict[str, Any]:
         """Return the thread's latest state as a LangGraph `ThreadState`."""
@@ -216,8 +222,10 @@ class GraphService:
             self.registry.touch(run.thread_id)
         except RunStopped as stopped:
             logger.info("run %s on %s stopped: %s", run.run_id, run.thread_id, stopped.reason)
+            self._close_quietly(run.thread_id)
             put(("error", control.stopped_event(stopped.reason)))
         except Exception as error:  # noqa: BLE001 - reported to the client as an `error` event
+            self._close_quietly(run.thread_id)
             if (reason := control.reason) is not None:  # a node turned the stop into its error
                 put(("error", control.stopped_event(reason)))
             else:
@@ -228,6 +236,12 @@ class GraphService:
             control.finished.set()
             release()
             put(_DONE)
+
+    def _close_quietly(self, thread_id: str) -> None:
+        try:
+            close_turn(self.graph, thread_id)
+        except Exception as error:  # noqa: BLE001 - the next run's question still wins
+            logger.warning("could not close the stopped turn on %s: %s", thread_id, error)
 
     def _stream(self, run: Run, request: RunRequest, put: Callable[[Any], None]) -> None:
         config: RunnableConfig = {

@@ -50,8 +50,10 @@ async def refuse(
 def _host_name(host: str) -> str:
     """Return the name part of a `Host` header value (`[::1]:80` -> `::1`)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
+    if host.startswith("["):  # `[v6]` or `[v6]:port`, nothing else after the bracket
+        name, bracket, rest = host[1:].partition("]")
+        port_ok = rest == "" or (rest.startswith(":") and rest[1:].isdigit())
+        return name if bracket and port_ok else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 

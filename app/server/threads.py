@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from stores.checkpoint import Checkpointer
 
-__all__ = ["ThreadRegistry", "now_iso"]
+__all__ = ["ThreadLimitError", "ThreadRegistry", "now_iso"]
 
 _COLUMNS = "thread_id, created_at, updated_at, metadata"
 _SCHEMA = (
@@ -27,10 +27,15 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
 
+class ThreadLimitError(RuntimeError):
+    """The server keeps as many threads as it may: delete some before creating more."""
+
+
 class ThreadRegistry:
     """Create, list, touch and delete threads in the checkpointer's database (blocking calls)."""
 
-    def __init__(self, checkpointer: Checkpointer) -> None:
+    def __init__(self, checkpointer: Checkpointer, *, max_threads: int | None = None) -> None:
+        self.max_threads = max_threads
         self._connect = checkpointer.connect
         self._mark: Literal["?", "%s"] = "?" if checkpointer.kind == "sqlite" else "%s"
         with self._connect() as conn:
@@ -62,8 +67,17 @@ class ThreadRegistry:
     def create(
         self, *, thread_id: str | None = None, metadata: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """Create a thread (or return the existing one with that id)."""
+        """Create a thread (or return the existing one with that id).
+
+        Raises:
+            ThreadLimitError: `max_threads` threads exist already.
+        """
         thread_id = thread_id or str(uuid.uuid4())
+        if self.max_threads is not None and self.get(thread_id) is None:
+            if self.count() >= self.max_threads:
+                raise ThreadLimitError(
+                    f"this server keeps at most {self.max_threads} threads; delete some first"
+                )
         stamp = now_iso()
         with self._connect() as conn:
             conn.execute(
@@ -86,6 +100,12 @@ class ThreadRegistry:
             )
             row = cursor.fetchone()
         return None if row is None else self._thread(row)
+
+    def count(self) -> int:
+        """Return how many threads exist."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT COUNT(*) FROM acrag_threads").fetchone()
+        return int(list(row.values())[0] if isinstance(row, dict) else row[0])
 
     def search(self, *, limit: int = 20, offset: int = 0) -> list[dict[str, Any]]:
         """Return threads, most recently updated first."""

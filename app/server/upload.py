@@ -133,6 +133,19 @@ async def _progress(
     yield _line(phase="done", total=total, **counts)
 
 
+def _check_names(staged: list[StagedFile]) -> None:
+    """Raise ValueError for an unusable name, or two files that would be saved as one."""
+    seen: dict[str, str] = {}
+    for file in staged:
+        name = safe_name(file.filename)
+        if name in seen:
+            first = seen[name]
+            raise ValueError(
+                f"{first!r} and {file.filename!r} would both be saved as {name!r}: rename one"
+            )
+        seen[name] = file.filename
+
+
 async def _receive(request: Request, home: Path, limits: ServerLimits) -> list[tuple[Path, int]]:
     uploads = home / "uploads"
     staging = uploads / _STAGING / uuid.uuid4().hex
@@ -146,8 +159,7 @@ async def _receive(request: Request, home: Path, limits: ServerLimits) -> list[t
         )
         if not staged:
             raise RequestError("send one or more `files`", status=400)
-        for file in staged:
-            safe_name(file.filename)  # refuse the whole request before anything moves
+        _check_names(staged)  # refuse the whole request before anything moves
         return await asyncio.to_thread(_place, staged, uploads)
     finally:
         await asyncio.to_thread(shutil.rmtree, staging, ignore_errors=True)

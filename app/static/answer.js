@@ -30,7 +30,8 @@ export function renderFinal(turn, final, open) {
   const box = turn.querySelector(".answer-text");
   const byMarker = new Map(final.citations.map((c) => [c.marker, c]));
   const marker = (m) => (byMarker.has(m) ? citeButton(byMarker.get(m), open) : document.createTextNode(""));
-  renderMarkdown(box, placeMarkers(final.answer, final.citations), marker);
+  const cited = new Set(final.citations.map((c) => c.url).filter(Boolean));
+  renderMarkdown(box, placeMarkers(final.answer, final.citations), marker, cited);
   box.removeAttribute("aria-busy");
   box.classList.toggle("revised", Boolean(final.revised));
   const notes = [

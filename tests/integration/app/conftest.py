@@ -91,7 +91,8 @@ def serve(tmp_path: Path) -> Iterator[ServeFn]:
 
     def start(*extra: str, home: Path | None = None, port: int | None = None) -> Server:
         port = port or free_port()
-        command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), *extra]
+        command = [sys.executable, "-m", "app.cli", "serve", "--no-token", "--port", str(port)]
+        command += list(extra)
         server = Server(
             command,
             home=home or tmp_path / "home",

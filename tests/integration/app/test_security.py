@@ -20,8 +20,8 @@ TIMEOUT = 120  # the demo graph is quick, but this machine is shared and sometim
 def server(tmp_path: Path):
     """`acrag serve --demo` with small upload and question limits."""
     port = free_port()
-    command = [sys.executable, "-m", "app.cli", "serve", "--demo", "--port", str(port)]
-    command += ["--max-upload-mb", "1", "--max-question-chars", "500"]
+    command = [sys.executable, "-m", "app.cli", "serve", "--demo", "--no-token"]
+    command += ["--port", str(port), "--max-upload-mb", "1", "--max-question-chars", "500"]
     started = Server(command, home=tmp_path / "home", port=port, log=tmp_path / "serve.log")
     yield started
     started.stop()

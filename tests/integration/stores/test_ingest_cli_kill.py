@@ -50,7 +50,8 @@ def test_web_flag_feeds_the_local_web_backend(
     assert result.backend == "local" and result.degraded is None
     top = result.documents[0]
     assert top.metadata["title"] == "Mount Etna" and top.metadata["origin"] == "web"
-    assert top.metadata["url"] == (small_corpus / "etna.html").resolve().as_uri()
+    assert top.metadata["url"] is None  # no server path disguised as a file:// URL
+    assert top.metadata["source"] == "docs/etna.html"
     assert len(result.documents) == 2
 
 

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from app.cli import build_parser, main
-from app.cmd_serve import DEFAULT_PORT, TOKEN_ENV, _announce, _is_loopback, bind, read_token
+from app.cmd_serve import (
+    DEFAULT_PORT,
+    TOKEN_ENV,
+    _announce,
+    _is_loopback,
+    bind,
+    choose_token,
+    read_token,
+)
 from models.errors import UserError
 
 
@@ -39,11 +47,28 @@ def test_the_token_comes_from_the_environment_or_a_file_never_argv(monkeypatch, 
         read_token(build_parser().parse_args(["serve", "--token-file", str(tmp_path / "empty")]))
 
 
-def test_the_banner_never_prints_the_token(capsys):
+def test_the_banner_never_prints_a_token_it_was_given(capsys):
     args = Namespace(host="127.0.0.1", port=8123)
-    _announce(args, "s3cret-token", "sqlite:///x")
+    _announce(args, "s3cret-token", False, "sqlite:///x")
     out = capsys.readouterr().out
     assert "s3cret-token" not in out and "http://127.0.0.1:8123/ui/" in out
+
+
+def test_without_a_token_serve_makes_one_and_prints_the_page_link_once(monkeypatch, capsys):
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    token, made = choose_token(build_parser().parse_args(["serve"]))
+    other, _ = choose_token(build_parser().parse_args(["serve"]))
+    assert made and token and len(token) >= 32 and token != other
+    _announce(Namespace(host="127.0.0.1", port=8123), token, made, "sqlite:///x")
+    out = capsys.readouterr().out
+    assert out.count(token) == 1 and f"http://127.0.0.1:8123/ui/#token={token}" in out
+
+
+def test_no_token_serves_open_and_a_set_token_wins(monkeypatch):
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    assert choose_token(build_parser().parse_args(["serve", "--no-token"])) == (None, False)
+    monkeypatch.setenv(TOKEN_ENV, "from-env")
+    assert choose_token(build_parser().parse_args(["serve", "--no-token"])) == ("from-env", False)
 
 
 def test_a_busy_port_is_one_clear_error_before_any_url_is_printed(tmp_path: Path, capsys):

@@ -143,15 +143,46 @@ def test_markdown_keeps_raw_html_as_text_and_places_markers(tmp_path: Path) -> N
 
 
 @needs_node
-def test_markdown_links_only_to_http(tmp_path: Path) -> None:
+def test_markdown_links_only_to_the_cited_passages_urls(tmp_path: Path) -> None:
+    text = (
+        "[a](javascript:alert(1)) [b](https://example.org/doc) "
+        "[your bank](https://evil.example/login) [c](https://example.org/other)"
+    )
     nodes = run_node(
         tmp_path,
-        "return markdown.parseInline(DATA);",
-        "[a](javascript:alert(1)) [b](https://example.org)",
+        "return markdown.parseInline(DATA.text, new Set(DATA.allowed));",
+        {"text": text, "allowed": ["https://example.org/doc", "javascript:alert(1)"]},
     )
-    links = [node["href"] for node in nodes if node["type"] == "link"]
-    assert links == ["https://example.org"]
-    assert nodes[0]["text"].startswith("[a](javascript:")  # left as plain text
+    links = [(node["href"], node["host"]) for node in nodes if node["type"] == "link"]
+    assert links == [("https://example.org/doc", "example.org")]
+    shown = "".join(node.get("text", "") for node in nodes)
+    assert "[your bank](https://evil.example/login)" in shown  # plain text, not a link
+    assert "[a](javascript:" in shown and "[c](https://example.org/other)" in shown
+    no_citations = run_node(tmp_path, "return markdown.parseInline(DATA);", text)
+    assert {node["type"] for node in no_citations} == {"text"}
+
+
+@needs_node
+def test_citation_markers_never_land_inside_a_url(tmp_path: Path) -> None:
+    text = (
+        "The guide is at https://docs.example.org/v2.1/install.html and it works. "
+        "See also [the notes](https://docs.example.org/notes.v1.html) for more."
+    )
+    citations = [
+        {"marker": 1, "text": "guide docs example org install", "url": None},
+        {"marker": 2, "text": "the notes docs example", "url": None},
+    ]
+    placed = run_node(
+        tmp_path,
+        "return markdown.placeMarkers(DATA.text, DATA.citations);",
+        {"text": text, "citations": citations},
+    )
+    for url in (
+        "https://docs.example.org/v2.1/install.html",
+        "https://docs.example.org/notes.v1.html",
+    ):
+        assert url in placed  # whole, no marker inside
+    assert placed.count("\ue000") == 2
 
 
 def _state(messages: list[dict[str, Any]], events: list[Any], *, done: bool = True) -> Any:

@@ -190,3 +190,24 @@ def test_parallel_uploads_are_indexed_one_at_a_time(make_client):
     for worker in workers:
         worker.join(30)
     assert codes == [200] * 8 and peak[0] == 1
+
+
+def test_two_files_saved_under_one_name_are_refused_and_nothing_is_saved(client, tmp_path):
+    files = [("files", ("a/notes.txt", b"first")), ("files", ("b\\notes.txt", b"second"))]
+    response = client.post("/acrag/upload", files=files)
+    assert response.status_code == 400
+    assert "would both be saved as 'notes.txt'" in response.json()["detail"]
+    assert [p for p in (tmp_path / "uploads").rglob("*") if p.is_file()] == []
+
+
+def test_a_multipart_body_without_its_closing_boundary_is_refused(client, tmp_path):
+    body = (
+        b'--xyz\r\nContent-Disposition: form-data; name="files"; filename="cut.txt"\r\n'
+        b"Content-Type: text/plain\r\n\r\nthe end of this file never comes"
+    )
+    headers = {"Content-Type": "multipart/form-data; boundary=xyz"}
+    response = client.post("/acrag/upload", content=body, headers=headers)
+    assert response.status_code == 400 and "closing boundary" in response.json()["detail"]
+    assert [p for p in (tmp_path / "uploads").rglob("*") if p.is_file()] == []
+    whole = body + b"\r\n--xyz--\r\n"
+    assert client.post("/acrag/upload", content=whole, headers=headers).status_code == 200

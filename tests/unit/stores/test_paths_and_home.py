@@ -51,3 +51,16 @@ def test_a_read_only_home_is_a_user_error(tmp_path: Path, monkeypatch: pytest.Mo
     )
     with pytest.raises(UserError, match="is not writable"):
         acrag_home(tmp_path)
+
+
+@pytest.mark.parametrize("target", ["/proc/self/environ", "/dev/zero", "/sys/kernel/mm"])
+def test_a_named_file_linking_into_kernel_trees_is_refused(tmp_path: Path, target: str):
+    link = tmp_path / "notes.txt"
+    link.symlink_to(target)
+    ((path, reason),) = expand_paths([link])
+    assert path == link and reason is not None and "refusing to index" in reason
+
+
+def test_a_new_home_is_private(tmp_path: Path):
+    home = acrag_home(tmp_path / "fresh" / "home")
+    assert home.stat().st_mode & 0o777 == 0o700
