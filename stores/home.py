@@ -36,7 +36,6 @@ def acrag_home(override: str | os.PathLike[str] | None = None) -> Path:
     return home
 
 
-
 def display_source(source: str, *, home: Path | None = None) -> str:
     """Return how a stored source is shown to clients: never an absolute server path.
 
