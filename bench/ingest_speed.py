@@ -12,6 +12,7 @@ neighbour slows both sides; the median ratio is the figure to quote.
 
 import argparse
 import logging
+import resource
 import statistics
 import tempfile
 import time
@@ -84,6 +85,8 @@ def main() -> None:
         hashed, _ = _ingest(source, Path(tmp) / "hashed", embeddings=HashEmbeddings())
     print(f"median ingest / raw fp32 = {statistics.median(ratios):.2f}x")  # noqa: T201
     print(f"pipeline without MiniLM (hash vectors): {hashed:.2f}s for {added} chunks")  # noqa: T201
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process (both encoders, Chroma): {peak:.0f} MB")  # noqa: T201
 
 
 if __name__ == "__main__":

@@ -109,6 +109,18 @@ def _bare_runs(home: Path, questions: Sequence[str]) -> list[float]:
     return [bare_first_token(server, p) for p in prompts]
 
 
+def _peak_mb(pid: int) -> float:
+    """Peak resident memory of a process in MB (Linux), NaN where unknown."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def _row(name: str, tokens: list[float], runs: list[dict[str, float | None]]) -> str:
     steps = [r["step"] or float("nan") for r in runs]
     ends = [r["end"] or float("nan") for r in runs]
@@ -128,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     questions = list(QUESTIONS) * max(args.repeats, 1)
     medians: dict[str, float] = {}
+    peak = float("nan")
     lines = []
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder)
@@ -141,6 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tokens = [r["token"] or float("nan") for r in runs]
                     medians[route] = statistics.median(tokens)
                     lines.append(_row(f"route {route} (acrag serve)", tokens, runs))
+            peak = _peak_mb(server.pid)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -153,7 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         *lines,
         "",
         f"route B / bare = {medians['B'] / medians['bare']:.2f}x; "
-        f"route C / bare = {medians['C'] / medians['bare']:.2f}x",
+        f"route C / bare = {medians['C'] / medians['bare']:.2f}x; "
+        f"server peak memory {peak:.0f} MB",
     ]
     print("\n".join(out))  # noqa: T201
     return 0
