@@ -84,6 +84,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "time then depends on what ran before it; default: every LLM call starts cold)",
     )
     parser.add_argument(
+        "--shared-cache",
+        action="store_true",
+        help="strategies share the LLM cache: a request identical to one another strategy "
+        "already made (same prompt and settings) is answered once per question, so common "
+        "steps (condensing, classifying, an unchanged answer prompt) are not paid again; the "
+        "seconds of such runs then depend on the order, so take costs from a cold run",
+    )
+    parser.add_argument(
         "--fixed-order",
         action="store_true",
         help="run the strategies in the listed order on every question (default: an order "
@@ -189,7 +197,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         records = run_eval(
             config,
-            lambda: GraphRunner(model=args.model, settings=runner_settings(config), cache=cache),
+            lambda: GraphRunner(
+                model=args.model,
+                settings=runner_settings(config),
+                cache=cache,
+                shared_cache=args.shared_cache,
+            ),
         )
     finally:
         set_llm_cache(previous)

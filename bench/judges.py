@@ -34,7 +34,7 @@ def _best_cut_accuracy(labels: Sequence[int], scores: Sequence[float]) -> float:
 def _cosine_scores(pairs: Sequence[Pair]) -> list[float]:
     from models.embeddings import MiniLMEmbeddings
 
-    embeddings = MiniLMEmbeddings()
+    embeddings = MiniLMEmbeddings(precision="fp32")  # as docs/judges.md measured it
     questions = embeddings.embed_documents([p.question for p in pairs])
     texts = embeddings.embed_documents([p.text for p in pairs])
     return [

@@ -38,6 +38,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 RECURSION_LIMIT = 120
+SHARED_NAMESPACE = "shared"
+"""The LLM cache namespace of strategies that share identical requests (`--shared-cache`)."""
 _WARM_UP = "What is the capital of France?"
 
 
@@ -126,6 +128,7 @@ class GraphRunner:
         cache: CountingCache | None = None,
         graph: Any | None = None,
         baselines: Mapping[str, Any] | None = None,
+        shared_cache: bool = False,
     ) -> None:
         """Prepare the runner.
 
@@ -137,6 +140,9 @@ class GraphRunner:
                 `graphs.build_graph()`, which builds every collaborator from the Context.
             baselines: Compiled baseline graphs by strategy name (tests pass ones built with
                 fakes); by default `bench.baselines.build_baselines()`.
+            shared_cache: Strategies share cached LLM responses: a request identical to one
+                another strategy made for the same question (same prompt, model and
+                settings) is answered once. Off, each strategy caches apart.
         """
         from bench.baselines import build_baselines
         from graphs import build_graph
@@ -144,6 +150,7 @@ class GraphRunner:
         self.model = model
         self.settings = dict(settings or {})
         self.cache = cache
+        self.shared_cache = shared_cache
         self.graph = graph if graph is not None else build_graph()
         self.baselines = dict(baselines) if baselines is not None else build_baselines()
 
@@ -168,7 +175,7 @@ class GraphRunner:
         counter, timer = UsageCounter(), StageTimer()
         hits = self.cache.hits if self.cache else 0
         if self.cache is not None:
-            self.cache.namespace = strategy
+            self.cache.namespace = SHARED_NAMESPACE if self.shared_cache else strategy
         context = self.context(strategy, home=home)
         config = {"callbacks": [counter, timer], "recursion_limit": RECURSION_LIMIT}
         graph: Any = self.baselines[strategy] if strategy in BASELINES else self.graph

@@ -33,7 +33,7 @@ def _chat_model(
 
 @cache
 def _minilm() -> MiniLMEmbeddings:
-    return MiniLMEmbeddings()
+    return MiniLMEmbeddings(precision="fp32")  # the heuristic was calibrated on fp32 vectors
 
 
 @cache

@@ -49,7 +49,7 @@ def embed_texts(texts: Sequence[str], *, batch_size: int = 64) -> dict[str, torc
     from models.embeddings import MiniLMEmbeddings
 
     distinct = sorted(set(texts), key=len)
-    model = MiniLMEmbeddings(batch_size=batch_size).model
+    model = MiniLMEmbeddings(batch_size=batch_size, precision="fp32").model  # as trained
     vectors = model.encode(
         distinct,
         batch_size=batch_size,

@@ -22,14 +22,22 @@ from models.embeddings import MiniLMEmbeddings
 from models.errors import UserError
 
 __all__ = [
+    "EMBEDDER_KEY",
+    "LEGACY_EMBEDDER",
     "ChromaUnavailableError",
     "MiniLMChromaFunction",
     "chroma_client",
     "open_collection",
+    "recorded_embedder",
     "store_dir",
 ]
 
 logger = logging.getLogger(__name__)
+
+EMBEDDER_KEY = "embedder"
+"""Collection metadata naming the embedder that built its vectors (`MiniLMEmbeddings.name`)."""
+LEGACY_EMBEDDER = "minilm-l6-v2-fp32"
+"""What built an index that records no embedder but holds chunks: float32 MiniLM."""
 
 
 class ChromaUnavailableError(UserError):
@@ -100,10 +108,26 @@ def chroma_client(*, home: Path, chroma_url: str | None = None) -> ClientAPI:
 def open_collection(
     client: ClientAPI, name: str, *, embeddings: Embeddings | None = None
 ) -> Collection:
-    """Get or create collection `name` with the MiniLM embedding function and cosine space."""
+    """Get or create collection `name` with the MiniLM embedding function and cosine space.
+
+    Without `embeddings`, queries are embedded by the MiniLM precision that built the
+    collection (`EMBEDDER_KEY`; float32 for an index that records none).
+    """
     function: Any = MiniLMChromaFunction(embeddings)  # Chroma's generic protocol is too narrow
-    return client.get_or_create_collection(
+    collection = client.get_or_create_collection(
         name=name,
         embedding_function=function,
         configuration={"hnsw": {"space": "cosine"}},
     )
+    if embeddings is None:
+        recorded = recorded_embedder(collection)
+        function.embeddings = MiniLMEmbeddings.from_name(recorded or "") or MiniLMEmbeddings()
+    return collection
+
+
+def recorded_embedder(collection: Collection) -> str | None:
+    """Return the embedder that built `collection`'s vectors; None when it is new and empty."""
+    name = (collection.metadata or {}).get(EMBEDDER_KEY)
+    if name:
+        return str(name)
+    return LEGACY_EMBEDDER if collection.count() else None

@@ -8,11 +8,27 @@ from pathlib import Path
 from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
 
-from stores.chroma import chroma_client, open_collection, store_dir
+from stores.chroma import (
+    EMBEDDER_KEY,
+    LEGACY_EMBEDDER,
+    chroma_client,
+    open_collection,
+    recorded_embedder,
+    store_dir,
+)
 from stores.lexical import LexicalIndex
 from stores.structure import CHUNKER_VERSION
 
-__all__ = ["Index", "open_index", "reingest_needed", "stamp_chunker"]
+__all__ = [
+    "EMBEDDER_KEY",
+    "LEGACY_EMBEDDER",
+    "Index",
+    "open_index",
+    "recorded_embedder",
+    "reingest_needed",
+    "stamp_chunker",
+    "stamp_embedder",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +74,25 @@ def open_index(
     return Index(chroma, LexicalIndex(store_dir(home, chroma_url) / "bm25" / collection))
 
 
+def _set_metadata(collection: Collection, key: str, value: str) -> None:
+    """Set one metadata key, keeping the others (Chroma's `modify` replaces them all)."""
+    kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
+    if kept.get(key) != value:
+        collection.modify(metadata={**kept, key: value})
+
+
+def stamp_embedder(index: Index, name: str) -> str | None:
+    """Record which embedder built the index; return a note when it is the slower float32."""
+    _set_metadata(index.collection, EMBEDDER_KEY, name)
+    if name != LEGACY_EMBEDDER:
+        return None
+    return (
+        "this index holds float32 MiniLM vectors, so new chunks are embedded in float32 too "
+        "(about half the speed of int8); for faster ingestion, re-ingest your documents into "
+        "a new collection or home (`--collection NAME` or `--home DIR`)"
+    )
+
+
 _PAGE = 5000
 
 
@@ -77,8 +112,7 @@ def stamp_chunker(index: Index) -> str | None:
     """Record on the collection which chunker cut it; say which files need re-ingesting."""
     old = _legacy_sources(index.collection)
     stamp = "mixed" if old else CHUNKER_VERSION
-    if (index.collection.metadata or {}).get("chunker") != stamp:
-        index.collection.modify(metadata={"chunker": stamp})
+    _set_metadata(index.collection, "chunker", stamp)
     if not old:
         return None
     names = ", ".join(sorted(old)[:3]) + (f" and {len(old) - 3} more" if len(old) > 3 else "")

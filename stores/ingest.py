@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
-from tqdm import tqdm
 
 from models.embeddings import MiniLMEmbeddings
 from models.errors import UserError
@@ -26,7 +25,14 @@ from stores.chunking import (
     content_hash,
     minilm_token_counter,
 )
-from stores.index import Index, open_index, stamp_chunker
+from stores.index import (
+    LEGACY_EMBEDDER,
+    Index,
+    open_index,
+    recorded_embedder,
+    stamp_chunker,
+    stamp_embedder,
+)
 from stores.loaders import (
     DEFAULT_MAX_FILE_MB,
     LoadedSource,
@@ -36,6 +42,8 @@ from stores.loaders import (
     load_source,
 )
 from stores.packing import section_title, structured_chunks
+from stores.pipeline import DedupEmbedder, read_ahead
+from stores.progress import IngestProgress
 from stores.structure import CHUNKER_VERSION
 
 __all__ = ["IngestReport", "chunk_source", "ingest", "remove_sources"]
@@ -44,6 +52,10 @@ logger = logging.getLogger(__name__)
 
 EMBED_BATCH = 256
 _LOOKUP_BATCH = 1000
+_WINDOW = 4
+"""Batches gathered before embedding, so that they can be sorted by length (less padding)."""
+_READ_AHEAD = 8
+"""Files read and chunked ahead of the embedder, in a thread beside it."""
 
 
 @dataclass
@@ -128,20 +140,21 @@ def _source_ids(index: Index, source: str) -> set[str]:
     return set(index.collection.get(where={"source": source}, include=[])["ids"])
 
 
-def _store(
-    index: Index, chunks: list[Chunk], embeddings: Embeddings, *, batch: int, progress: bool
-) -> None:
-    with tqdm(total=len(chunks), unit="chunk", desc="embedding", disable=not progress) as bar:
-        for start in range(0, len(chunks), batch):
-            part = chunks[start : start + batch]
-            vectors = embeddings.embed_documents([f"{c.title}\n{c.text}" for c in part])
-            index.collection.upsert(
-                ids=[c.id for c in part],
-                documents=[c.text for c in part],
-                metadatas=[c.metadata() for c in part],
-                embeddings=vectors,  # type: ignore[arg-type]
-            )
-            bar.update(len(part))
+def _texts(chunks: Sequence[Chunk]) -> list[str]:
+    return [f"{c.title}\n{c.text}" for c in chunks]
+
+
+def _length(chunk: Chunk) -> int:
+    return len(chunk.title) + len(chunk.text)
+
+
+def _upsert(index: Index, part: list[Chunk], embed: DedupEmbedder) -> None:
+    index.collection.upsert(
+        ids=[c.id for c in part],
+        documents=[c.text for c in part],
+        metadatas=[c.metadata() for c in part],
+        embeddings=embed(_texts(part)),  # type: ignore[arg-type]
+    )
 
 
 @dataclass(frozen=True)
@@ -152,40 +165,86 @@ class _Options:
     max_file_mb: float
 
 
-def _load(path: Path, problem: str | None, options: _Options) -> LoadedSource:
-    if problem:
-        raise SkippedFile(problem)
-    return load_source(path, max_file_mb=options.max_file_mb)
+@dataclass
+class _Read:
+    """One file read and chunked (or the reason it was skipped)."""
+
+    path: Path
+    size: int
+    loaded: LoadedSource | None = None
+    chunks: list[Chunk] = field(default_factory=list)
+    skipped: str | None = None
 
 
-def _plan(
-    paths: Sequence[Path], index: Index, report: IngestReport, options: _Options
-) -> tuple[list[Chunk], set[str]]:
-    """Read and chunk every file; return the chunks to add and the stale ids to delete."""
-    todo: dict[str, Chunk] = {}
-    stale: set[str] = set()
-    for path, problem in expand_paths(paths):
-        try:
-            loaded = _load(path, problem, options)
-        except SkippedFile as reason:
-            logger.warning("skipped %s: %s", path, reason)
-            report.skipped.append((str(path), str(reason)))
-            continue
-        report.files += 1
-        report.notes.extend((loaded.source, note) for note in loaded.notes)
-        chunks = chunk_source(
-            loaded,
-            chunk_tokens=options.chunk_tokens,
-            overlap=options.overlap,
-            count_tokens=options.count_tokens,
-        )
-        present = _existing(index, [c.id for c in chunks])
+def _read_one(path: Path, problem: str | None, options: _Options) -> _Read:
+    try:
+        size = path.stat().st_size if problem is None else 0
+    except OSError:
+        size = 0
+    try:
+        if problem:
+            raise SkippedFile(problem)
+        loaded = load_source(path, max_file_mb=options.max_file_mb)
+    except SkippedFile as reason:
+        return _Read(path, size, skipped=str(reason))
+    chunks = chunk_source(
+        loaded,
+        chunk_tokens=options.chunk_tokens,
+        overlap=options.overlap,
+        count_tokens=options.count_tokens,
+    )
+    return _Read(path, size, loaded, chunks)
+
+
+class _Run:
+    """One ingestion's writes: chunks queued, embedded by windows, stale ids gathered."""
+
+    def __init__(self, index: Index, embed: DedupEmbedder, *, batch: int, progress: IngestProgress):
+        self.index, self.embed, self.batch, self.progress = index, embed, batch, progress
+        self.pending: list[Chunk] = []
+        self.seen: set[str] = set()
+        self.present: set[str] = set()
+        self.stale: set[str] = set()
+        self.added = 0
+        self.dirty = False
+
+    def add(self, read: _Read, report: IngestReport) -> None:
+        """Queue a file's new chunks, note its stale ones, and embed when a window is full."""
+        if read.loaded is None:
+            raise ValueError("a skipped file has no chunks")
+        ids = [c.id for c in read.chunks]
+        self.present |= _existing(self.index, [i for i in ids if i not in self.seen])
+        present = {i for i in ids if i in self.present}  # a file named twice counts twice
         report.unchanged += len(present)
-        todo.update((c.id, c) for c in chunks if c.id not in present and c.id not in todo)
-        stale |= _source_ids(index, loaded.source) - {c.id for c in chunks}
-    # Similar lengths batch together, so the encoder pads less (as sentence-transformers
-    # does within one call).
-    return sorted(todo.values(), key=lambda c: len(c.title) + len(c.text)), stale
+        new = [c for c in read.chunks if c.id not in present and c.id not in self.seen]
+        self.seen.update(ids)
+        self.pending.extend(new)
+        self.stale |= _source_ids(self.index, read.loaded.source) - set(ids)
+        self.stale -= self.seen
+        self.progress.read(size=read.size, new_chunks=len(new))
+        if len(self.pending) >= self.batch * _WINDOW:
+            self.flush()
+
+    def flush(self) -> None:
+        """Embed and store every queued chunk."""
+        if not self.pending:
+            return
+        if not self.dirty:
+            self.index.lexical.mark_dirty()
+            self.dirty = True
+        chunks, self.pending = sorted(self.pending, key=_length), []
+        for start in range(0, len(chunks), self.batch):
+            part = chunks[start : start + self.batch]
+            _upsert(self.index, part, self.embed)
+            self.added += len(part)
+            self.progress.stored(len(part))
+
+
+def _embeddings_for(index: Index) -> Embeddings:
+    """Return the MiniLM precision that built `index` (int8 for a new one)."""
+    if recorded_embedder(index.collection) == LEGACY_EMBEDDER:
+        return MiniLMEmbeddings(precision="fp32")
+    return MiniLMEmbeddings()
 
 
 def ingest(
@@ -210,26 +269,57 @@ def ingest(
     if chunk_tokens < 1 or not 0 <= overlap < chunk_tokens:
         raise UserError("need chunk_tokens >= 1 and 0 <= overlap < chunk_tokens")
     started = time.perf_counter()
-    embeddings = embeddings or MiniLMEmbeddings()
     index = open_index(
         home=home, collection=collection, chroma_url=chroma_url, embeddings=embeddings
     )
+    embeddings = embeddings or _embeddings_for(index)
     report = IngestReport()
     options = _Options(chunk_tokens, overlap, count_tokens or minilm_token_counter, max_file_mb)
-    todo, stale = _plan(paths, index, report, options)
-    if todo or stale or not index.lexical.is_fresh(index.collection.count()):
-        index.lexical.mark_dirty()
-        _store(index, todo, embeddings, batch=max(batch_size, 1), progress=progress)
-        if stale:
-            index.collection.delete(ids=sorted(stale))
-        index.lexical.rebuild(index.collection)
-    old = stamp_chunker(index)
-    if old:
-        report.notes.append(("index", old))
-    report.added, report.removed = len(todo), len(stale)
-    report.total_chunks = index.collection.count()
+    files = list(expand_paths(paths))
+    bar = IngestProgress(enabled=progress, files=len(files), total_bytes=_size(files))
+    run = _Run(index, DedupEmbedder(embeddings), batch=max(batch_size, 1), progress=bar)
+    try:
+        for read in read_ahead(files, lambda f: _read_one(*f, options), depth=_READ_AHEAD):
+            if read.skipped is not None or read.loaded is None:
+                logger.warning("skipped %s: %s", read.path, read.skipped)
+                report.skipped.append((str(read.path), str(read.skipped)))
+                bar.read(size=read.size, new_chunks=0)
+                continue
+            report.files += 1
+            report.notes.extend((read.loaded.source, note) for note in read.loaded.notes)
+            run.add(read, report)
+        bar.done_reading()
+        run.flush()
+    finally:
+        bar.close()
+    _finish(index, run, report, embeddings)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _size(files: list[tuple[Path, str | None]]) -> int:
+    total = 0
+    for path, problem in files:
+        try:
+            total += path.stat().st_size if problem is None else 0
+        except OSError:
+            continue
+    return total
+
+
+def _finish(index: Index, run: _Run, report: IngestReport, embeddings: Embeddings) -> None:
+    """Delete stale chunks, rebuild BM25 if anything changed, stamp chunker and embedder."""
+    if run.dirty or run.stale or not index.lexical.is_fresh(index.collection.count()):
+        index.lexical.mark_dirty()
+        if run.stale:
+            index.collection.delete(ids=sorted(run.stale))
+        index.lexical.rebuild(index.collection)
+    name = getattr(embeddings, "name", None) or type(embeddings).__name__
+    for note in (stamp_chunker(index), stamp_embedder(index, str(name))):
+        if note:
+            report.notes.append(("index", note))
+    report.added, report.removed = run.added, len(run.stale)
+    report.total_chunks = index.collection.count()
 
 
 def remove_sources(

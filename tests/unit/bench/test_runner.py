@@ -2,7 +2,7 @@ import pytest
 from langchain_core.globals import get_llm_cache, set_llm_cache
 
 from bench.llm_cache import install_llm_cache
-from bench.runner import GraphRunner, read_outcome
+from bench.runner import SHARED_NAMESPACE, GraphRunner, read_outcome
 from bench.stages import STAGES
 from graphs import build_graph
 from nodes.finalize import NOT_IN_DOCUMENTS
@@ -176,3 +176,16 @@ def test_each_run_is_timed_per_stage_and_says_whether_it_started_cold(tmp_path):
     assert outcome.stages["prompt"] == outcome.stages["decode"] == 0  # fakes report no timings
     warm = GraphRunner(model="local", graph=fake_graph(generator()))
     assert warm.run("What is the capital of France?", "single", home=tmp_path).cold_start is False
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_shared_cache_keys_every_strategy_alike(tmp_path, no_global_cache, shared):
+    cache = install_llm_cache(tmp_path / "cache.sqlite")
+    runner = GraphRunner(
+        model="local", graph=fake_graph(generator()), cache=cache, shared_cache=shared
+    )
+    first = runner.run("What is the capital of France?", "crag", home=tmp_path)
+    assert cache.namespace == (SHARED_NAMESPACE if shared else "crag")
+    again = runner.run("What is the capital of France?", "crag", home=tmp_path)
+    assert first.prediction == again.prediction == "Paris"
+    assert again.cache_hits == again.llm_calls  # the same request is answered once
