@@ -33,6 +33,8 @@ class EvaluatorConfig(CrossEncoderConfig):
     architecture: Literal["embedding-head", "cross-encoder"] = "cross-encoder"
     """MiniLM fine-tuned on the concatenated pair, or a head over frozen MiniLM embeddings."""
     head_epochs: int = 20
+    hard_negatives: bool = False
+    """Add on-topic answer-less negatives and answer windows (`models.training.hard_negatives`)."""
 
 
 def train_evaluator(
@@ -51,7 +53,12 @@ def train_evaluator(
     records = load_records(files)
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
-    pairs = build_pairs(records, strips=True, seed=config.seed)
+    if config.hard_negatives:
+        from models.training.hard_negatives import build_hard_pairs
+
+        pairs = build_hard_pairs(records, seed=config.seed)
+    else:
+        pairs = build_pairs(records, strips=True, seed=config.seed)
     logger.info("training the evaluator on %d pairs from %d questions", len(pairs), len(records))
     if config.architecture == "embedding-head":
         manifest = _train_head(pairs, out_dir, config)
