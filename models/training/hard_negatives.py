@@ -26,6 +26,7 @@ from models.training.answers import answer_in
 from models.training.data import Pair, build_pairs, is_relevant, split_sentences
 
 __all__ = [
+    "FOCUS",
     "answer_windows",
     "answerless",
     "build_hard_pairs",
@@ -33,6 +34,10 @@ __all__ = [
     "siblings",
     "title_index",
 ]
+
+FOCUS = {"hard_per_positive": 1, "easy_per_question": 0, "strips": False}
+"""`build_hard_pairs` options for continuing a trained evaluator on the on-topic pairs alone
+(it already tells easy negatives and strips apart; a busy CPU affords few steps)."""
 
 HARD_KINDS = ("hard", "answerless", "sibling")
 """Negative kinds that share the question's topic (`positive` vs these is positive-vs-hard)."""
@@ -122,6 +127,7 @@ def build_hard_pairs(
     records: Sequence[dict[str, Any]],
     *,
     hard_per_positive: int = 2,
+    easy_per_question: int = 1,
     strips: bool = True,
     windows_per_passage: int = 1,
     seed: int = 0,
@@ -131,11 +137,18 @@ def build_hard_pairs(
     Args:
         records: Questions in the shared schema (training files only when training).
         hard_per_positive: Same-question distractors per relevant passage.
+        easy_per_question: Other questions' passages per question.
         strips: Also add `build_pairs`' strip pairs.
         windows_per_passage: Answer windows (`window+`) per relevant passage.
         seed: Seed for every random choice.
     """
-    pairs = build_pairs(records, hard_per_positive=hard_per_positive, strips=strips, seed=seed)
+    pairs = build_pairs(
+        records,
+        hard_per_positive=hard_per_positive,
+        easy_per_question=easy_per_question,
+        strips=strips,
+        seed=seed,
+    )
     by_title = title_index(records)
     for record in records:
         pairs.extend(hard_negatives(record, by_title))
