@@ -17,8 +17,8 @@ so no question is on both sides. Features, all known when the answer is written 
   question (other strategies) that match this one: a stand-in for candidate agreement.
 
 A logistic regression (scikit-learn, standardised features) is fit on the fit questions; the
-report gives the dev AUC with a bootstrap interval, each feature's own dev AUC, and the cut
-that keeps 95% of right dev answers with the share of wrong ones it would catch.
+report gives the dev AUC with a bootstrap interval over dev questions, each feature's own dev
+AUC, and the cut that keeps 95% of right dev answers with the share of wrong ones it catches.
 """
 
 import argparse
@@ -108,10 +108,17 @@ def _agreement(rows: Sequence[dict[str, Any]]) -> list[float]:
     return out
 
 
-def _bootstrap(labels: list[int], scores: list[float], seed: int = 0) -> tuple[float, float]:
+def _bootstrap(
+    labels: list[int], scores: list[float], groups: list[str], seed: int = 0
+) -> tuple[float, float]:
+    """Return a 95% interval of the AUC, resampling questions (their rows go together)."""
     rng, values = random.Random(seed), []
+    members: dict[str, list[int]] = defaultdict(list)
+    for index, group in enumerate(groups):
+        members[group].append(index)
+    names = sorted(members)
     for _ in range(500):
-        idx = [rng.randrange(len(labels)) for _ in labels]
+        idx = [i for _ in names for i in members[rng.choice(names)]]
         picked = [labels[i] for i in idx]
         if 0 < sum(picked) < len(picked):
             values.append(roc_auc(picked, [scores[i] for i in idx]))
@@ -139,7 +146,7 @@ def fit_and_report(
     model.fit([matrix[i] for i in fit], [labels[i] for i in fit])
     scores = model.predict_proba([matrix[i] for i in dev])[:, 1].tolist()
     dev_labels = [labels[i] for i in dev]
-    low, high = _bootstrap(dev_labels, scores)
+    low, high = _bootstrap(dev_labels, scores, [rows[i]["question"] for i in dev])
     right = sorted(s for s, label in zip(scores, dev_labels, strict=True) if label)
     cut = right[int(0.05 * len(right))] if right else 0.5
     wrong = [s for s, label in zip(scores, dev_labels, strict=True) if not label]
