@@ -55,6 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("records", type=Path, help="records.jsonl of a --drop-gold run")
     parser.add_argument("--drop", type=float, default=0.5, help="share of gold dropped")
     parser.add_argument("--strategy", default="crag", help="the records' strategy to replay")
+    parser.add_argument(
+        "--kept",
+        action="store_true",
+        help="grade the questions that kept a gold passage instead (the cost side: how many "
+        "answerable retrievals stop being Correct)",
+    )
     parser.add_argument("--evaluator", nargs="*", type=Path, default=[None])
     parser.add_argument("--upper", type=float, default=0.5)
     parser.add_argument("--lower", type=float, default=-0.5)
@@ -70,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in read_records(args.records).values()
         if r.strategy == args.strategy
         and abs(r.drop_gold - args.drop) < 1e-9
-        and (r.dataset, r.id) in lost
+        and ((r.dataset, r.id) in lost) != args.kept
     ]
     context = grading_context(replay, args.strategy)
     texts = {r.id: [d.page_content for d in replay.documents(r)] for r in records}
