@@ -35,6 +35,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     evaluate.add_argument(
         "--route-a", type=Path, help="route-A JSONL whose dev split the classifier is scored on"
     )
+    evaluate.add_argument(
+        "--docs",
+        type=Path,
+        help="documentation files the data's passage titles name (adds neighbouring entries "
+        "as on-topic negatives for the evaluator)",
+    )
     evaluate.add_argument("--only", choices=JUDGES, help="evaluate one judge only")
     evaluate.add_argument(
         "--format",
@@ -95,7 +101,9 @@ def _on_data(args: argparse.Namespace, report: dict[str, Any]) -> None:
         labels = LABELS_DIR / f"silver.{split}.jsonl"
     report |= {"files": [str(p) for p in args.data], "questions": len(records)}
     if args.only in (None, "evaluator"):
-        report["evaluator"] = evaluate_evaluator(records, artifact=args.evaluator)
+        report["evaluator"] = evaluate_evaluator(
+            records, artifact=args.evaluator, docs_dir=args.docs
+        )
     if args.only in (None, "classifier"):
         report["classifier"] = evaluate_classifier(
             records,

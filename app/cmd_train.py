@@ -57,6 +57,15 @@ def _add_evaluator(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]")
         default="cross-encoder",
         help="MiniLM fine-tuned on the pair (default) or a head over frozen MiniLM embeddings",
     )
+    evaluator.add_argument(
+        "--negatives",
+        choices=("topic", "hard", "hard-focus"),
+        default="topic",
+        help="training pairs: topic (distractors, other questions' passages, strips; default), "
+        "hard (plus on-topic answer-less negatives: gold minus its answer sentences, same-title "
+        "paragraphs, more distractors, and answer windows) or hard-focus (hard without easy "
+        "negatives and strips, to continue a trained evaluator with --resume)",
+    )
     _cross_encoder(evaluator)
     evaluator.set_defaults(handler=run_evaluator)
 
@@ -183,7 +192,11 @@ def run_evaluator(args: argparse.Namespace) -> int:
     """Train the evaluator and print its manifest."""
     from training.train_evaluator import EvaluatorConfig, train_evaluator
 
-    config = EvaluatorConfig(**_cross_encoder_config(args), architecture=args.architecture)
+    config = EvaluatorConfig(
+        **_cross_encoder_config(args),
+        architecture=args.architecture,
+        negatives=args.negatives,
+    )
     out = artifact_out("evaluator", args.out, overwrite=args.overwrite, home=home_of(args))
     manifest = train_evaluator(data_dir(args), out, config, calibrate=not args.no_calibrate)
     return _print(manifest, out)

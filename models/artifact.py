@@ -223,13 +223,18 @@ def pair_logits(
 
 def resume_from(model: PreTrainedModel, folder: Path, *, kind: str) -> list[dict[str, Any]]:
     """Load a saved artifact's tensors into `model` for further training; return its phases."""
-    if read_manifest(folder, kind=kind).get("lora"):
-        raise ArtifactError(f"{folder} holds LoRA adapters; resuming those is not supported")
-    trained, _, manifest = load_artifact(folder, kind=kind)
+    manifest = read_manifest(folder, kind=kind)
     names = {n for n, p in model.named_parameters() if p.requires_grad}
-    model.load_state_dict(
-        {k: v for k, v in trained.state_dict().items() if k in names}, strict=False
-    )
+    if manifest.get("lora"):
+        # Unmerged adapters: the saved tensors carry the training model's own names.
+        saved = load_file(str(Path(folder) / WEIGHTS))
+        if not set(lora_parameter_names(model)) <= set(saved):
+            raise ArtifactError(f"{folder} holds adapters of another shape; train anew")
+        state = {k: v.to(torch.float32) for k, v in saved.items() if k in names}
+    else:
+        trained, _, manifest = load_artifact(folder, kind=kind)
+        state = {k: v for k, v in trained.state_dict().items() if k in names}
+    model.load_state_dict(state, strict=False)
     earlier = manifest.get("training_phases") or [
         {"seed": manifest.get("seed"), **manifest.get("training", {})}
     ]

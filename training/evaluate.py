@@ -1,6 +1,6 @@
 """Evaluate the committed judges on any data file in the shared schema (`acrag judges eval`)."""
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,6 @@ from training.classifier_report import (
     route_scores,
     routing_outcome,
 )
-from training.data import build_pairs
 from training.labels import ROUTES, read_label_file, route_labels
 from training.metrics import accuracy, confusion_matrix
 from training.route_a import ROUTE_A_FILE, read_route_a
@@ -22,30 +21,23 @@ __all__ = ["evaluate_classifier", "evaluate_evaluator", "evaluate_support"]
 
 
 def evaluate_evaluator(
-    records: list[dict[str, Any]], *, artifact: Path | None = None, seed: int = 0
+    records: list[dict[str, Any]],
+    *,
+    artifact: Path | None = None,
+    seed: int = 0,
+    docs_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """Score (question, passage) pairs with hard and easy distractors; accuracy and AUC.
+    """Score (question, passage) pairs with hard, easy and on-topic distractors; accuracy and AUC.
 
     Pairs: every relevant passage, one same-question non-relevant passage per relevant one
-    (hard) and one other question's passage per question (easy). A score >= 0 means relevant.
+    (hard) and one other question's passage per question (easy); a score >= 0 means relevant.
+    On-topic answer-less negatives (`training.hard_eval`) are reported beside them.
     """
     from models.evaluator import load_evaluator
+    from training.hard_eval import topic_report
 
     evaluator = load_evaluator(artifact)
-    pairs = build_pairs(records, seed=seed)
-    scores = evaluator.score_pairs([p.question for p in pairs], [p.text for p in pairs])
-    result: dict[str, Any] = {"all": pair_metrics([p.label for p in pairs], scores)}
-    by_dataset: dict[str, list[int]] = defaultdict(list)
-    for index, pair in enumerate(pairs):
-        by_dataset[pair.dataset].append(index)
-    for dataset, indices in sorted(by_dataset.items()):
-        result[dataset] = pair_metrics(
-            [pairs[i].label for i in indices], [scores[i] for i in indices]
-        )
-    hard = [i for i, p in enumerate(pairs) if p.kind in ("positive", "hard")]
-    result["positive_vs_hard"] = pair_metrics(
-        [pairs[i].label for i in hard], [scores[i] for i in hard]
-    )
+    result = topic_report(evaluator.score_pairs, records, docs_dir=docs_dir, seed=seed)
     result["thresholds"] = evaluator.thresholds.as_dict() if evaluator.thresholds else None
     return result
 

@@ -34,6 +34,10 @@ class EvaluatorConfig(CrossEncoderConfig):
     architecture: Literal["embedding-head", "cross-encoder"] = "cross-encoder"
     """MiniLM fine-tuned on the concatenated pair, or a head over frozen MiniLM embeddings."""
     head_epochs: int = 20
+    negatives: Literal["topic", "hard", "hard-focus"] = "topic"
+    """`topic`: `data.build_pairs`; `hard`: plus on-topic answer-less negatives and answer
+    windows (`training.hard_negatives`); `hard-focus`: those without easy negatives and
+    strips (to continue a trained evaluator with `resume`)."""
 
 
 def train_evaluator(
@@ -52,7 +56,13 @@ def train_evaluator(
     records = load_records(files)
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
-    pairs = build_pairs(records, strips=True, seed=config.seed)
+    if config.negatives != "topic":
+        from training.hard_negatives import FOCUS, build_hard_pairs
+
+        focus = FOCUS if config.negatives == "hard-focus" else {}
+        pairs = build_hard_pairs(records, seed=config.seed, **focus)  # type: ignore[arg-type]
+    else:
+        pairs = build_pairs(records, strips=True, seed=config.seed)
     logger.info("training the evaluator on %d pairs from %d questions", len(pairs), len(records))
     if config.architecture == "embedding-head":
         manifest = _train_head(pairs, out_dir, config)
