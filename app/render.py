@@ -46,7 +46,8 @@ _CONDENSED_NOTES = {
 def _question(e: QuestionEvent) -> str | None:
     if e["standalone"] == e["question"]:
         return None
-    return f"follow-up read as: {e['standalone']}{_CONDENSED_NOTES.get(e['condensed'], '')}"
+    read = f" ({e['referent']})" if e.get("referent") else ""
+    return f"follow-up read as: {e['standalone']}{read}{_CONDENSED_NOTES.get(e['condensed'], '')}"
 
 
 def _route(e: RouteEvent) -> str:

@@ -31,6 +31,7 @@ const CONDENSED = {
   model: "the rewriter model",
   resolved: "rule (its pronoun replaced by what it refers to)",
   template: "template (the previous question as context)",
+  kept: "nothing (it already names its topic)",
   off: "nothing (condensing is off)",
 };
 
@@ -39,7 +40,7 @@ const CONDENSED = {
 const DESCRIBE = {
   question: (e) => ({
     title: "Question",
-    facts: e.standalone && e.standalone !== e.question ? `read as “${e.standalone}”` : "as asked",
+    facts: e.standalone && e.standalone !== e.question ? `read as “${e.standalone}”${e.referent ? ` (${e.referent})` : ""}` : "as asked",
     details: e.condensed && e.condensed !== "first turn" ? [line(`follow-up made standalone by: ${CONDENSED[e.condensed] || e.condensed}`)] : [],
   }),
   route: (e) => ({

@@ -35,10 +35,10 @@ from typing import Any
 
 from bench.data import documents_root
 from bench.datasets.conversations import (
-    Conversation,
     CORPORA,
     MULTITURN_FILE,
     THREADS_FILE,
+    Conversation,
     is_question,
     load_conversations,
     missing_words,

@@ -140,24 +140,36 @@ def rewrite_correct(rewrite: str, *, expected: str, turn: str) -> bool:
     return missing_words(expected, turn) <= content_words(rewrite)
 
 
+def _borrowed(rewrite: str, *, allowed: str, earlier: Sequence[str]) -> set[str]:
+    """Return the rewrite's content words taken from `earlier` and not in `allowed`."""
+    before = set().union(*(content_words(text) for text in earlier)) if earlier else set()
+    return (content_words(rewrite) - content_words(allowed)) & before
+
+
 def left_alone(rewrite: str, *, turn: str, earlier: Sequence[str]) -> bool:
     """Tell whether a rewrite of a topic switch is a question that adds nothing from `earlier`.
 
     `earlier` holds the previous turns' questions and answers; a content word of the rewrite
     that the user did not type and that occurs there means the rewrite leaned on them.
     """
-    if not is_question(rewrite):
-        return False
-    before = set().union(*(content_words(text) for text in earlier)) if earlier else set()
-    return not ((content_words(rewrite) - content_words(turn)) & before)
+    return is_question(rewrite) and not _borrowed(rewrite, allowed=turn, earlier=earlier)
 
 
 def turn_rewrite_ok(rewrite: str, turn: Turn, *, earlier: Sequence[str] = ()) -> bool:
-    """Judge the rewrite of one follow-up: a switch left alone, else any accepted standalone."""
+    """Judge the rewrite of one follow-up against every accepted standalone question.
+
+    Stricter than `rewrite_correct`: besides bringing back what the turn lacks, the rewrite
+    may bring nothing else from the conversation (`earlier`: its questions and answers), so a
+    template with the previous question as context, or a second referent, is not right. A
+    topic switch (`kind` "switch") is right only when left alone.
+    """
     if turn.kind == "switch":
         return left_alone(rewrite, turn=turn.turn, earlier=earlier)
-    accepted = (turn.standalone, *turn.variants)
-    return any(rewrite_correct(rewrite, expected=e, turn=turn.turn) for e in accepted)
+    return any(
+        rewrite_correct(rewrite, expected=e, turn=turn.turn)
+        and not _borrowed(rewrite, allowed=f"{turn.turn} {e}", earlier=earlier)
+        for e in (turn.standalone, *turn.variants)
+    )
 
 
 def _conversation(record: dict[str, object], where: str) -> Conversation:

@@ -15,8 +15,10 @@ from tests.fakes import (
     FixedSupport,
     FixedUsefulness,
     KeywordEvaluator,
+    follow_up_reply,
     local_doc,
     rule_model,
+    structured_model,
     web_doc,
 )
 
@@ -51,8 +53,9 @@ def make_graph(
     generator = generator or rule_model(
         [(ANSWERING, ANSWER), (IRCOT_SYSTEM, "So the answer is: Paris.")]
     )
-    rewriter = rule_model(
-        [("Standalone question", "What is the capital of France?")], default="France, capital"
+    rewriter = structured_model(
+        [("Last question", follow_up_reply("What is the capital of France?", "France"))],
+        default="France, capital",
     )
     return build_graph(
         generator=generator,

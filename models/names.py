@@ -1,6 +1,6 @@
 """Find what a question is about: its quoted title, or its longest run of capitalised words.
 
-Shared by the pronoun rules (`nodes._coref`): words are split on spaces, a leading "And" is
+Shared by the pronoun rules (`models.followup_rules`): words are split on spaces, a leading "And" is
 not part of the question, and punctuation after a word ends a name ("Gate?" in "Who directed
 The Ninth Gate?") unless the word is an initial ("Michael C. Hall").
 """

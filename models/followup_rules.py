@@ -1,4 +1,4 @@
-"""Resolve a follow-up's pronouns by rule: no model, the same answer every time.
+"""Resolve a follow-up's pronouns by rule (the `rules` follow-up rewriter): no model.
 
 `resolve_follow_up` reads the new turn, the previous *standalone* question, the previous
 answer and what the user typed last time, and replaces the turn's referring pronouns
@@ -23,7 +23,7 @@ answer and what the user typed last time, and replaces the turn's referring pron
 4. The name. Otherwise the pronoun means the previous question's name: a quoted title, else
    its longest run of capitalised words, with inner joiners ("of", "the", "in", ...), numbers
    next to them, and a "the" just before ("the Battle of Manila", "The Ninth Gate"); see
-   `nodes._names`. A lone acronym before a lowercase word ("GNU time") may be half a name:
+   `models.names`. A lone acronym before a lowercase word ("GNU time") may be half a name:
    no name, then.
 5. Substitution. Every pronoun becomes the antecedent, a possessive (his, its, their, hers,
    "her" before a noun) becomes "X's"; a leading "And"/"So"/"But" is dropped.
@@ -33,8 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from models.text import content_tokens
-from nodes._names import (
+from models.names import (
     ARTICLES,
     AUX,
     FUNCTION_WORDS,
@@ -46,9 +45,11 @@ from nodes._names import (
     split_words,
     without_conjunction,
 )
+from models.text import content_tokens
 
 __all__ = [
     "Resolution",
+    "pronouns",
     "resolve_follow_up",
     "rewrite_problem",
     "short_answer",
@@ -96,12 +97,20 @@ class Resolution:
         return f"{said}, from the {self.source}"
 
 
-def short_answer(answer: str) -> str:
-    """Return the answer when it is a short phrase that can name something, else ""."""
+def short_answer(answer: str, question: str = "") -> str:
+    """Return the answer when it is a short phrase that can name something, else "".
+
+    An answer of three words or more that repeats a content word of its `question` and does
+    not open with an article is a sentence ("Marta Kello designed the Halvard Bridge." to "Who
+    designed the Halvard Bridge?"), not a name.
+    """
     text = " ".join(answer.split()).rstrip(".")
     words = text.split()
     if not words or len(words) > _MAX_ANSWER_WORDS or any(c in text for c in "?!;"):
         return ""
+    said = content_tokens(text) & content_tokens(question)
+    if said and len(words) > 2 and words[0].lower() not in ARTICLES:
+        return ""  # "X designed the Halvard Bridge", not "the GNU time option --append"
     return "" if any(w.lower().strip(",") in _SENTENCE_WORDS for w in words) else text
 
 
@@ -122,17 +131,18 @@ def resolve_follow_up(
     turn: str, *, previous: str, answer: str = "", previous_turn: str = ""
 ) -> Resolution | None:
     """Return the turn with its pronouns replaced by their antecedent, or None (see module)."""
-    found = _pronouns(turn)
+    found = pronouns(turn)
     kinds = {_KINDS[m.group(0).lower()] for m in found}
     if len(kinds) != 1:
         return None
     kind = kinds.pop()
     rewritten = bool(previous_turn) and split_words(previous_turn) != split_words(previous)
-    before = {_KINDS[m.group(0).lower()] for m in _pronouns(previous_turn)} if rewritten else set()
+    before = {_KINDS[m.group(0).lower()] for m in pronouns(previous_turn)} if rewritten else set()
     if kind in before:
         carried = _carried(previous, previous_turn)
         return _resolution(turn, found, carried, "previous turn") if carried else None
-    if named := _named_answer(previous, short_answer(answer) or new_name(answer, previous), kind):
+    named = short_answer(answer, previous) or new_name(answer, previous)
+    if named := _named_answer(previous, named, kind):
         return _resolution(turn, found, named, "previous answer")
     if before:  # a switch of kind (she, then he) that the answer cannot take
         return None
@@ -146,7 +156,7 @@ def rewrite_problem(rewrite: str, resolution: Resolution | None) -> str | None:
     A referring pronoun left in is a problem; so is, when the rules resolved the turn, a
     rewrite that does not name their referent (the wrong person, or nobody).
     """
-    left = [m.group(0) for m in _pronouns(rewrite)]
+    left = [m.group(0) for m in pronouns(rewrite)]
     if left:
         return f"the rewrite left {left[0]!r} unresolved"
     if resolution and not content_tokens(resolution.referent) <= content_tokens(rewrite):
@@ -154,7 +164,7 @@ def rewrite_problem(rewrite: str, resolution: Resolution | None) -> str | None:
     return None
 
 
-def _pronouns(text: str) -> list[re.Match[str]]:
+def pronouns(text: str) -> list[re.Match[str]]:
     """Return the referring pronouns (not a title word "It", nor a dummy "it")."""
     return [
         m

@@ -2,7 +2,7 @@
 
 import pytest
 
-from nodes._coref import resolve_follow_up, rewrite_problem, short_answer
+from models.followup_rules import resolve_follow_up, rewrite_problem, short_answer
 
 POLANSKI = "Who is Emmanuelle Seigner married to?"
 
