@@ -143,8 +143,6 @@ def format_answer(event: AnswerEvent) -> str:
     citations = event["citations"]
     markers = "".join(f"[{c['marker']}]" for c in citations)
     lines = [event["answer"] + (f" {markers}" if markers else "")]
-    if event["revised"]:
-        lines.append("(revised after checking support)")
     if citations:
         lines += ["", "Sources:"]
         lines += [f"[{c['marker']}] {c['title'] or 'untitled'} ({_where(c)})" for c in citations]
