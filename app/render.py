@@ -86,7 +86,10 @@ def _web(e: WebResultsEvent) -> str:
 
 
 def _ircot(e: IrcotStepEvent) -> str:
-    return f"IRCoT step {e['step']}: {e['sentence'] or '(no new sentence)'}"
+    said = e["sentence"] or "(no new sentence)"
+    if e.get("dropped"):
+        return f"IRCoT step {e['step']} dropped (not in the kept strips): {said}"
+    return f"IRCoT step {e['step']}: {said}"
 
 
 def _critique(e: CritiqueEvent) -> str:

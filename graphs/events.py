@@ -194,6 +194,8 @@ class IrcotStepEvent(TypedDict):
     step: int
     sentence: str
     answer: str | None
+    dropped: NotRequired[bool]
+    """The sentence claimed what no kept strip says: dropped, the next query is the question."""
 
 
 class CritiqueEvent(TypedDict):

@@ -2,7 +2,9 @@
 
 The loop ends, and the answer is written from the chain, when a sentence gives the answer
 ("So the answer is: X"), when a step adds no new fact (a repeat, or nothing new retrieved and
-nothing new said), or at the step cap.
+nothing new said), or at the step cap. A sentence whose new claim no kept strip holds (a fact
+the model brought, not the passages: `supported`) is dropped, and the next query is the
+question itself; dropped again with the question already searched, the loop ends.
 """
 
 import re
@@ -15,14 +17,18 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CapReachedEvent, Event, IrcotStepEvent, emit
 from graphs.state import State
-from models.text import content_tokens, strip_markup
+from models.text import content_tokens, stems, strip_markup
 from nodes._common import ask_judge, call_model, format_passages, text_of
 from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
-__all__ = ["first_sentence", "ircot_step", "read_answer"]
+__all__ = ["first_sentence", "ircot_step", "read_answer", "supported"]
 
 _SENTENCE = re.compile(r"^(.+?(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))[.!?])(\s|$)")
 """A sentence ends at . ! or ?, but not after an initial ("Michael C. Hall") or abbreviation."""
+
+
+_NAME = re.compile(r"\b(?:[A-Z][\w'-]*|\w*\d[\w.,-]*)")
+"""A name-like word (capitalised) or a number."""
 
 
 def first_sentence(reply: str) -> str:
@@ -53,6 +59,28 @@ def _new(sentence: str, earlier: list[str], question: str) -> bool:
     if read_answer(sentence) is None and content_tokens(sentence) <= content_tokens(question):
         return False
     return all(normal != " ".join(s.lower().split()).strip(" .") for s in earlier)
+
+
+def supported(sentence: str, strips: list[str], known: str) -> bool:
+    """Tell whether one strip holds what the sentence claims beyond what is `known`.
+
+    `known` is the question and the earlier sentences; an answer sentence claims its answer.
+    The claim's names and numbers (capitalised or with a digit) must all be in that strip,
+    and at least half its other words, by crude stem ("cracked" meets "cracking"; "wrote"
+    does not meet "written", hence only half).
+    """
+    answer = read_answer(sentence)
+    claimed = answer or sentence
+    said = stems(content_tokens(known))
+    names = stems(content_tokens(" ".join(_NAME.findall(claimed)))) - said
+    words = stems(content_tokens(claimed)) - said - names
+    if not names and not words:
+        return True
+    for strip in strips:
+        held = stems(content_tokens(strip))
+        if names <= held and 2 * len(words & held) >= len(words) - 1:
+            return True
+    return False
 
 
 def _adds_nothing(state: State, sentence: str, sentences: list[str]) -> bool:
@@ -90,11 +118,20 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
     )
     step = state.get("ircot_steps", 0) + 1
     sentence = verdict.value or ""
-    answer = read_answer(sentence)
-    done = _why_done(state, sentence, sentences, answer, step, context.ircot_max_steps)
+    question = state["standalone_question"]
+    known = " ".join([question, *sentences])
+    dropped = bool(sentence) and not supported(sentence, [s["text"] for s in kept], known)
+    answer = None if dropped else read_answer(sentence)
+    cap = context.ircot_max_steps
+    if dropped:
+        done = _why_dropped(state.get("search_query") == question, step, cap)
+    else:
+        done = _why_done(state, sentence, sentences, answer, step, cap)
     shown = IrcotStepEvent(
         type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
+    if dropped:
+        shown["dropped"] = True
     events: list[Event] = [*verdict.events, emit(runtime, shown)]
     if done and done.startswith("IRCoT reached"):
         cap = CapReachedEvent(
@@ -112,9 +149,20 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
         "events": events,
         "degraded": verdict.degraded,
     }
-    if sentence:
+    if dropped:
+        updates["search_query"] = question
+    elif sentence:
         updates |= {"reasoning": [*sentences, sentence], "search_query": sentence}
     return updates
+
+
+def _why_dropped(searched: bool, step: int, cap: int) -> str | None:
+    """Return why the loop ends after a dropped sentence (None: search with the question)."""
+    if searched:
+        return "no supported new fact: answering from what was found"
+    if step >= cap:
+        return f"IRCoT reached its cap of {cap} steps; answering from what was found"
+    return None
 
 
 def _why_done(

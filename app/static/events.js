@@ -85,7 +85,7 @@ const DESCRIBE = {
   }),
   ircot_step: (e) => ({
     title: `Reasoning step ${e.step}`,
-    facts: e.sentence || "(no sentence)",
+    facts: (e.dropped ? "dropped, not in the kept strips: " : "") + (e.sentence || "(no sentence)"),
     details: e.answer ? [line(`answer found: ${e.answer}`)] : [],
   }),
   critique: (e) => {

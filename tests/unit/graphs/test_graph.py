@@ -212,7 +212,12 @@ def test_route_c_runs_ircot_until_the_answer():
 
 
 def test_ircot_cap_gives_a_graceful_answer():
-    chain = ["Step one is here.", "Step two is here.", "Step three is here.", "Step four."]
+    chain = [  # each sentence says something new that a kept strip holds
+        "The capital of France is Paris.",
+        "Paris is on the Seine.",
+        "So Paris lies on the Seine.",
+        "Step four.",
+    ]
     rules = [(chain[n - 1], chain[n]) for n in range(3, 0, -1)]  # the latest sentence first
     generator = rule_model([(ANSWERING, ANSWER), *rules, (IRCOT_SYSTEM, chain[0])])
     events, final = run_events(
