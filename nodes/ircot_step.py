@@ -122,11 +122,11 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> dict[str,
     known = " ".join([question, *sentences])
     dropped = bool(sentence) and not supported(sentence, [s["text"] for s in kept], known)
     answer = None if dropped else read_answer(sentence)
-    cap = context.ircot_max_steps
+    most = context.ircot_max_steps
     if dropped:
-        done = _why_dropped(state.get("search_query") == question, step, cap)
+        done = _why_dropped(state.get("search_query") == question, step, most)
     else:
-        done = _why_done(state, sentence, sentences, answer, step, cap)
+        done = _why_done(state, sentence, sentences, answer, step, most)
     shown = IrcotStepEvent(
         type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
