@@ -67,17 +67,54 @@ def test_a_person_introduced_in_an_answer_is_followed_for_two_turns(threads_home
     assert question["referent"] == "she = Marta Kello"
 
 
-def test_ircot_keeps_only_sentences_the_strips_hold(threads_home):
-    final = build_graph().invoke(
-        {"question": "In which town was the engineer who designed the Halvard Bridge born?"},
-        context=context(threads_home, route="C", ircot_max_steps=4),
-    )
-    seen = [s["text"] for s in final["strips"]]  # kept when the sentence was written, or since
-    steps = [e for e in final["events"] if e["type"] == "ircot_step" and e["sentence"]]
-    assert steps  # the reader wrote at least one sentence
-    question = final["standalone_question"]
-    for index, sentence in enumerate(final["reasoning"]):
-        known = " ".join([question, *final["reasoning"][:index]])
-        assert supported(sentence, seen, known), sentence
-    dropped = {e["sentence"] for e in steps if e.get("dropped")}
-    assert not dropped & set(final["reasoning"])
+def _strip(text: str) -> dict:
+    return {
+        "hash": text,
+        "passage_hash": text,
+        "order": 0,
+        "text": text,
+        "title": "People of the Sorrel Valley",
+        "source": "people.md",
+        "position": 0,
+        "url": None,
+        "origin": "local",
+        "score": 0.9,
+        "kept": True,
+    }
+
+
+def _step(strips: list[str]) -> tuple[dict, list]:
+    """Run one IRCoT step with the real reader after "designed by Marta Kello"."""
+    from langgraph.runtime import Runtime
+
+    from nodes.ircot_step import ircot_step
+
+    question = "Where was the engineer who designed the Halvard Bridge born?"
+    state = {
+        "standalone_question": question,
+        "reasoning": ["The Halvard Bridge was designed by Marta Kello."],
+        "ircot_steps": 1,
+        "strips": [_strip(t) for t in strips],
+        "search_query": "The Halvard Bridge was designed by Marta Kello.",
+    }
+    events: list = []
+    runtime = Runtime(context=Context(max_answer_tokens=64), stream_writer=events.append)
+    return ircot_step(state, runtime, Deps()), events
+
+
+def test_ircot_keeps_a_step_the_strips_hold():
+    out, _ = _step(["Marta Kello was a civil engineer. She was born in 1871 in Dunmere."])
+    said = " ".join([*(out.get("reasoning") or []), out.get("ircot_answer") or ""])
+    assert "Dunmere" in said
+
+
+def test_ircot_drops_a_step_no_strip_holds():
+    strips = ["Marta Kello was a civil engineer. Kello designed the Halvard Bridge."]
+    out, events = _step(strips)
+    known = "Where was the engineer who designed the Halvard Bridge born? Marta Kello"
+    for sentence in (out.get("reasoning") or [])[1:]:
+        assert supported(sentence, strips, known), sentence  # never an invented birthplace
+    step = next(e for e in events if e["type"] == "ircot_step")
+    if step.get("dropped"):
+        assert out["search_query"].startswith("Where was the engineer")
+        assert out["ircot_answer"] is None
