@@ -27,6 +27,7 @@ __all__ = [
     "is_fragment",
     "stands_alone",
     "template_question",
+    "without_context",
 ]
 
 Made = Literal["model", "resolved", "template", "kept"]
@@ -104,16 +105,20 @@ def template_question(turn: str, previous: str, *, answer: str = "") -> str:
 
     A short previous answer joins the context ("... (context: Who is X married to? — Y)"), a
     leading "And" is dropped, and a fragment ("And xz -6?") is asked as "What about xz -6?".
+    An earlier template's own context is left out, so a long thread stays short.
     """
-    earlier = previous.strip()
-    while nested := _CONTEXT.search(earlier):  # flatten an earlier template's own context
-        earlier = f"{earlier[: nested.start()]} {nested.group(1)}".strip()
+    earlier = without_context(previous)
     named = short_answer(answer, earlier)
     if earlier and named:
         earlier = f"{earlier} — {named}"
     text = without_conjunction(turn)
     asked = f"What about {text}" if is_fragment(text) else text[:1].upper() + text[1:]
     return f"{asked} (context: {earlier})" if earlier else turn
+
+
+def without_context(question: str) -> str:
+    """Return a question without the "(context: ...)" a template added."""
+    return _CONTEXT.sub("", question).strip()
 
 
 class TemplateRewriter:

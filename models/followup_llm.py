@@ -14,7 +14,14 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from models.followup import Exchange, Rewrite, RulesRewriter, is_fragment, stands_alone
+from models.followup import (
+    Exchange,
+    Rewrite,
+    RulesRewriter,
+    is_fragment,
+    stands_alone,
+    without_context,
+)
 from models.followup_rules import pronouns
 from models.names import ARTICLES, AUX, FUNCTION_WORDS, name_runs
 from models.text import content_tokens, strip_markup
@@ -149,7 +156,8 @@ class LlmRewriter:
     def _ask(model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> dict[str, Any]:
         lines = []
         for e in history[-_HISTORY_TURNS:]:
-            lines += [f"user: {as_data(e.standalone)}", f"assistant: {as_data(e.answer or '-')}"]
+            asked = e.question if without_context(e.standalone) != e.standalone else e.standalone
+            lines += [f"user: {as_data(asked)}", f"assistant: {as_data(e.answer or '-')}"]
         prompt = CONDENSE_FOLLOW_UP.format(history="\n".join(lines), question=as_data(turn))
         runnable = model.with_structured_output(_SCHEMA, max_tokens=96).with_config(
             tags=["nostream"], run_name="condense"
