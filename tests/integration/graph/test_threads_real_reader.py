@@ -102,19 +102,25 @@ def _step(strips: list[str]) -> tuple[dict, list]:
     return ircot_step(state, runtime, Deps()), events
 
 
-def test_ircot_keeps_a_step_the_strips_hold():
-    out, _ = _step(["Marta Kello was a civil engineer. She was born in 1871 in Dunmere."])
-    said = " ".join([*(out.get("reasoning") or []), out.get("ircot_answer") or ""])
-    assert "Dunmere" in said
-
-
-def test_ircot_drops_a_step_no_strip_holds():
-    strips = ["Marta Kello was a civil engineer. Kello designed the Halvard Bridge."]
+@pytest.mark.parametrize(
+    "strips",
+    [
+        ["Marta Kello was a civil engineer. She was born in 1871 in Dunmere."],
+        ["Marta Kello was a civil engineer. Kello designed the Halvard Bridge."],  # no birthplace
+    ],
+)
+def test_ircot_keeps_a_real_step_only_when_a_strip_holds_it(strips):
     out, events = _step(strips)
-    known = "Where was the engineer who designed the Halvard Bridge born? Marta Kello"
-    for sentence in (out.get("reasoning") or [])[1:]:
-        assert supported(sentence, strips, known), sentence  # never an invented birthplace
     step = next(e for e in events if e["type"] == "ircot_step")
-    if step.get("dropped"):
-        assert out["search_query"].startswith("Where was the engineer")
-        assert out["ircot_answer"] is None
+    sentence, question = step["sentence"], out.get("search_query")
+    if not sentence:  # the reader gave nothing new: said, and the loop ends
+        assert events[0]["type"] == "fallback" and out["ircot_done"]
+        return
+    known = "Where was the engineer who designed the Halvard Bridge born? "
+    held = supported(sentence, strips, known + "The Halvard Bridge was designed by Marta Kello.")
+    assert bool(step.get("dropped")) is not held
+    if held:
+        assert out["reasoning"][-1] == sentence and question == sentence
+    else:  # an invented fact never becomes the next query nor the answer
+        assert "reasoning" not in out and out["ircot_answer"] is None
+        assert question.startswith("Where was the engineer")
