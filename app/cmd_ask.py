@@ -82,7 +82,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(handler=run, fast_exit=True)
 
 
-def _events(args: argparse.Namespace, question: str, context: Context) -> Iterator[dict[str, Any]]:
+def _events(
+    args: argparse.Namespace, question: str, context: Context, *, tokens: bool = False
+) -> Iterator[dict[str, Any]]:
+    """Yield the run's events; with `tokens`, the answer's draft tokens too (type "token")."""
+    from langchain_core.messages import AIMessageChunk
+
     from graphs.graph import build_graph
 
     with ExitStack() as stack:
@@ -98,11 +103,14 @@ def _events(args: argparse.Namespace, question: str, context: Context) -> Iterat
             {"question": question},
             config=config,
             context=context,
-            stream_mode="custom",
+            stream_mode=["custom", "messages"] if tokens else ["custom"],
             subgraphs=True,
         )
-        for _namespace, event in stream:
-            yield cast(dict[str, Any], event)
+        for _namespace, mode, chunk in stream:
+            if mode == "custom":
+                yield cast(dict[str, Any], chunk)
+            elif isinstance(chunk[0], AIMessageChunk) and chunk[0].text:
+                yield {"type": "token", "text": chunk[0].text}
 
 
 def _home(args: argparse.Namespace) -> Any:
@@ -133,12 +141,48 @@ def run(args: argparse.Namespace) -> int:
             "home": str(_home(args)),
         }
     )
-    for event in _events(args, args.question, context):
+    live = not args.json and sys.stdout.isatty()
+    draft = Draft()
+    for event in _events(args, args.question, context, tokens=live):
         if args.json:
             sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+        elif event["type"] == "token":
+            draft.write(event["text"])
         elif event["type"] == "answer":
+            draft.erase()
             sys.stdout.write("\n" + (render(event) or "") + "\n")
         elif (line := render(event)) is not None:
+            draft.erase()  # a retry after the draft: the trace goes on below the kept lines
             sys.stdout.write(f"· {line}\n")
         sys.stdout.flush()
     return 0
+
+
+class Draft:
+    """The answer's draft as it streams to a terminal, erased once reflection decides.
+
+    The terminal shows the answer once: the final answer (with its citations) replaces the
+    draft, revised or not. When stdout is not a terminal no draft is written at all: the
+    answer is held until reflection decides.
+    """
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        """Show more of the draft."""
+        if not self.text:
+            sys.stdout.write("\n")
+        self.text += text
+        sys.stdout.write(text)
+
+    def erase(self) -> None:
+        """Remove the draft from the screen (the rows it wrapped onto included)."""
+        if not self.text:
+            return
+        import shutil
+
+        width = max(1, shutil.get_terminal_size().columns)
+        rows = sum(max(1, -(-len(line) // width)) for line in self.text.split("\n")) + 1
+        sys.stdout.write("\r\033[K" + "\033[1A\033[K" * (rows - 1))
+        self.text = ""

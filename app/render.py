@@ -46,7 +46,8 @@ _CONDENSED_NOTES = {
 def _question(e: QuestionEvent) -> str | None:
     if e["standalone"] == e["question"]:
         return None
-    return f"follow-up read as: {e['standalone']}{_CONDENSED_NOTES.get(e['condensed'], '')}"
+    read = f" ({e['referent']})" if e.get("referent") else ""
+    return f"follow-up read as: {e['standalone']}{read}{_CONDENSED_NOTES.get(e['condensed'], '')}"
 
 
 def _route(e: RouteEvent) -> str:
@@ -85,7 +86,10 @@ def _web(e: WebResultsEvent) -> str:
 
 
 def _ircot(e: IrcotStepEvent) -> str:
-    return f"IRCoT step {e['step']}: {e['sentence'] or '(no new sentence)'}"
+    said = e["sentence"] or "(no new sentence)"
+    if e.get("dropped"):
+        return f"IRCoT step {e['step']} dropped (not in the kept strips): {said}"
+    return f"IRCoT step {e['step']}: {said}"
 
 
 def _critique(e: CritiqueEvent) -> str:
@@ -141,8 +145,6 @@ def format_answer(event: AnswerEvent) -> str:
     citations = event["citations"]
     markers = "".join(f"[{c['marker']}]" for c in citations)
     lines = [event["answer"] + (f" {markers}" if markers else "")]
-    if event["revised"]:
-        lines.append("(revised after checking support)")
     if citations:
         lines += ["", "Sources:"]
         lines += [f"[{c['marker']}] {c['title'] or 'untitled'} ({_where(c)})" for c in citations]

@@ -7,6 +7,11 @@ sent as `{"messages": [HumanMessage(turn)]}`. The standalone question the graph 
 standalone question is also asked alone in a fresh thread, so follow-up Acc can be compared
 with the same questions asked standalone. Records go to `--out/records.jsonl` one
 conversation at a time (a rerun skips finished ones), the table to `--out/results.md`.
+
+`--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
+rules, split dev/test: `--split`), or `both`. `--rewrites-only` scores the follow-up rewriter
+alone (`bench.multiturn_rewrites`, no graph: cheap) into `--out/rewrites.jsonl` and
+`--out/rewrites.md`; the rewriter kind is the `follow_ups` setting (`--set follow_ups=rules`).
 """
 
 import argparse
@@ -20,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from bench.datasets.conversations import Conversation, rewrite_correct
+from bench.datasets.conversations import Conversation, turn_rewrite_ok
 from bench.metrics import score_prediction
 from bench.multiturn_records import (
     TurnRecord,
@@ -29,6 +34,7 @@ from bench.multiturn_records import (
     read_records,
     report_table,
 )
+from bench.multiturn_rewrites import earlier_texts
 from bench.paths import portable_command
 from models.defaults import DEFAULT_MODEL
 
@@ -91,15 +97,16 @@ def play(
             turn.standalone,
             list(turn.answers),
             signature=signature,
+            kind=turn.kind,
+            split=conversation.split,
         )
         record.standalone, record.prediction = ask(graph, turn.turn, thread=thread, context=context)
         record.acc = score_prediction(record.prediction, turn.answers).acc
         if index == 0:  # the first turn is its own standalone question
             record.solo_prediction, record.solo_acc = record.prediction, record.acc
         else:
-            record.rewrite_ok = rewrite_correct(
-                record.standalone, expected=turn.standalone, turn=turn.turn
-            )
+            earlier = earlier_texts(conversation, index)
+            record.rewrite_ok = turn_rewrite_ok(record.standalone, turn, earlier=earlier)
             solo = f"{thread}-solo{index}"
             _, record.solo_prediction = ask(graph, turn.standalone, thread=solo, context=context)
             record.solo_acc = score_prediction(record.solo_prediction, turn.answers).acc
@@ -172,8 +179,20 @@ def corpus_home(name: str, index_root: Path, *, ingest: Any = None) -> Path:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.multiturn", description=__doc__)
-    parser.add_argument("--data", type=Path, help="conversations (default: the shipped set)")
-    parser.add_argument("--corpus", default="all", help="sample, usrdoc or all (default)")
+    parser.add_argument(
+        "--data", type=Path, help="a conversations file (default: the shipped sets)"
+    )
+    parser.add_argument(
+        "--conversations",
+        choices=["multiturn", "threads", "both"],
+        default="both",
+        help="which shipped set: the first, the second (threads), or both (default)",
+    )
+    parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
+    parser.add_argument(
+        "--rewrites-only", action="store_true", help="score the follow-up rewriter alone"
+    )
+    parser.add_argument("--corpus", default="all", help="sample, usrdoc, threads or all (default)")
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(
@@ -192,11 +211,33 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _conversations(args: argparse.Namespace) -> list[Conversation]:
+    from bench.datasets.conversations import MULTITURN_FILE, THREADS_FILE, load_conversations
+
+    corpora = None if args.corpus == "all" else [args.corpus]
+    shipped = {"multiturn": [MULTITURN_FILE], "threads": [THREADS_FILE]}
+    paths = (
+        [args.data]
+        if args.data
+        else shipped.get(args.conversations, [*shipped["multiturn"], THREADS_FILE])
+    )
+    found = [
+        c
+        for path in paths
+        for c in load_conversations(path, corpora=corpora)
+        if args.split is None or c.split in (args.split, "")
+    ]
+    return found[: args.limit] if args.limit is not None else found
+
+
+def _signature(payload: object) -> str:
+    return hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()[:12]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Play the set with the live graph, write records and the table, print the table."""
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from bench.datasets.conversations import MULTITURN_FILE, load_conversations
     from bench.runner import make_context
     from graphs import build_graph
     from graphs.context import parse_settings
@@ -204,10 +245,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    corpora = None if args.corpus == "all" else [args.corpus]
-    conversations = load_conversations(
-        args.data or MULTITURN_FILE, corpora=corpora, limit=args.limit
-    )
+    conversations = _conversations(args)
+    command = portable_command("python -m bench.multiturn", sys.argv[1:])
+    if args.rewrites_only:
+        from bench.multiturn_rewrites import report_rewrites
+
+        settings = parse_settings(args.settings)
+        signature = _signature(["rewrites", args.model, settings])
+        tables = report_rewrites(conversations, args.model, settings, args.out, signature)
+        text = f"# Follow-up rewrites\n\n```bash\n{command}\n```\n\n{tables}\n"
+        (args.out / "rewrites.md").write_text(text, encoding="utf-8")
+        sys.stdout.write(text)
+        return 0
     settings = {"web_backend": "none", **parse_settings(args.settings)}
     index_root = acrag_home(args.home) / "bench" / "indexes"
     homes = {c: corpus_home(c, index_root) for c in sorted({c.corpus for c in conversations})}
@@ -216,12 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, home in homes.items()
     }
     payload = [args.model, args.strategy, settings, sorted(h.name for h in homes.values())]
-    signature = hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()[:12]
     graph = build_graph(checkpointer=InMemorySaver())
     records = run_multiturn(
-        conversations, graph=graph, contexts=contexts, out=args.out, signature=signature
+        conversations, graph=graph, contexts=contexts, out=args.out, signature=_signature(payload)
     )
-    command = portable_command("python -m bench.multiturn", sys.argv[1:])
     table = f"# Multi-turn set\n\n```bash\n{command}\n```\n\n{report_table(records)}\n"
     (args.out / REPORT_FILE).write_text(table, encoding="utf-8")
     sys.stdout.write(table)

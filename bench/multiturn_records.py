@@ -34,6 +34,9 @@ class TurnRecord:
     seconds: float = 0.0
     signature: str = ""
     error: str | None = None
+    kind: str = ""
+    """The follow-up's kind in the threads set (`switch`, `person`, ...), "" in the first."""
+    split: str = ""
 
 
 def read_records(path: Path) -> list[TurnRecord]:
@@ -73,9 +76,11 @@ def _row(name: str, records: "Sequence[TurnRecord]") -> str:
     follow = [r for r in records if r.index > 0]
     acc, solo = _pct([r.acc for r in follow]), _pct([r.solo_acc for r in follow])
     gap = f"{float(solo) - float(acc):+.1f}" if follow else "-"
+    leaning = [float(bool(r.rewrite_ok)) for r in follow if r.kind != "switch"]
+    switches = [float(bool(r.rewrite_ok)) for r in follow if r.kind == "switch"]
     return (
         f"| {name} | {len({r.conversation for r in records})} | {len(follow)} | "
-        f"{_pct([float(bool(r.rewrite_ok)) for r in follow])} | "
+        f"{_pct(leaning)} | {_pct(switches)} | "
         f"{_pct([r.acc for r in records if r.index == 0])} | {acc} | {solo} | {gap} |"
     )
 
@@ -83,13 +88,14 @@ def _row(name: str, records: "Sequence[TurnRecord]") -> str:
 def report_table(records: "Sequence[TurnRecord]") -> str:
     """Return the Markdown table: per corpus and overall, rewrites and Acc (in %).
 
-    Rewrite correct and both Acc columns are over follow-up turns (the second and third);
-    the last column is standalone Acc minus follow-up Acc, in points.
+    Both Acc columns are over follow-up turns (every turn after the first); rewrite correct
+    is over the follow-ups that lean on the conversation, switches left alone over the topic
+    switches; the last column is standalone Acc minus follow-up Acc, in points.
     """
     lines = [
-        "| corpus | conversations | follow-ups | rewrite correct | first-turn Acc | "
-        "follow-up Acc | same asked standalone | standalone - follow-up |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| corpus | conversations | follow-ups | rewrite correct | switches left alone | "
+        "first-turn Acc | follow-up Acc | same asked standalone | standalone - follow-up |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for corpus in sorted({r.corpus for r in records}):
         lines.append(_row(corpus, [r for r in records if r.corpus == corpus]))

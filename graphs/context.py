@@ -165,6 +165,11 @@ class Context:
 
     # Conversation and input limits.
     condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
+    follow_ups: Literal["llm", "rules", "template"] = _opt(
+        "llm",
+        "Follow-up rewriter: llm (the rewriter model, checked against the conversation, the "
+        "rules when it fails), rules (pronoun rules, no model) or template.",
+    )
     max_question_chars: int = _opt(2000, "Longest question accepted.")
 
     def crag_thresholds(self) -> CragThresholds:

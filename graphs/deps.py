@@ -16,6 +16,8 @@ from langchain_core.retrievers import BaseRetriever
 from graphs.context import Context
 from models.chat import load_chat_model
 from models.embeddings import MiniLMEmbeddings
+from models.followup import FollowUpRewriter, RulesRewriter, TemplateRewriter
+from models.followup_llm import LlmRewriter
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
 from models.registry import JudgeUnavailableError, build_judge
 from stores.home import acrag_home
@@ -112,6 +114,14 @@ class Deps:
         return self.rewriter or _chat_model(
             context.rewriter_model, prompt_cache=context.prompt_cache
         )
+
+    def follow_ups_for(self, context: Context) -> FollowUpRewriter:
+        """Return the follow-up rewriter `context.follow_ups` names."""
+        if context.follow_ups == "rules":
+            return RulesRewriter()
+        if context.follow_ups == "template":
+            return TemplateRewriter()
+        return LlmRewriter(lambda: self.rewriter_for(context), attempts=context.judge_attempts)
 
     def retriever_for(self, context: Context) -> BaseRetriever:
         """Return the local retriever."""

@@ -46,6 +46,7 @@ EXAMPLE_EVENTS: dict[str, Event] = {
         question="When was it completed?",
         standalone="When was the Glassmere Lighthouse completed?",
         condensed="model",
+        referent="it = the Glassmere Lighthouse",
     ),
     "route": RouteEvent(
         type="route",

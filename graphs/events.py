@@ -6,7 +6,7 @@ one sample of each so that a renderer can be tested against every type. Events e
 nothing decides by reading them back (decisions live in `graphs.state.State`).
 """
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -46,10 +46,11 @@ __all__ = [
 CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
 """CRAG's verdict on one retrieval as a whole."""
 
-Condensed = Literal["first turn", "model", "resolved", "template", "off"]
-"""How the standalone question was made: the turn itself (a first turn, or condensing off),
-the rewriter model's checked rewrite, the turn with its pronouns resolved by rule, or the safe
-template (the turn with the previous question and a short answer as context)."""
+Condensed = Literal["first turn", "model", "resolved", "template", "kept", "off"]
+"""How the standalone question was made: the turn itself (a first turn, a follow-up that
+already stands alone, or condensing off), the rewriter model's checked rewrite, the turn with
+its pronouns resolved by rule, or the safe template (the turn with the previous question and a
+short answer as context)."""
 
 
 class Source(TypedDict):
@@ -149,6 +150,8 @@ class QuestionEvent(TypedDict):
     standalone: str
     condensed: Condensed
     """How a follow-up became standalone: the model, the pronoun rules, or the template."""
+    referent: NotRequired[str]
+    """What the follow-up's reference was read as, in a few words ("she = Marta Kello")."""
 
 
 class RouteEvent(TypedDict):
@@ -236,6 +239,8 @@ class IrcotStepEvent(TypedDict):
     step: int
     sentence: str
     answer: str | None
+    dropped: NotRequired[bool]
+    """The sentence claimed what no kept strip says: dropped, the next query is the question."""
 
 
 class CritiqueEvent(TypedDict):

@@ -6,6 +6,7 @@ notebook) render markers and source lists. When no kept evidence supports an ans
 retrieval route, the answer says so plainly instead of guessing.
 """
 
+import re
 from collections.abc import Sequence
 from typing import TypedDict
 
@@ -19,7 +20,15 @@ from graphs.state import Candidate, State, Strip
 from models.text import claimed_words, content_tokens
 from prompts.generate import NOT_FOUND
 
-__all__ = ["FinalUpdate", "NOT_IN_DOCUMENTS", "NO_ANSWER", "cite", "finalize", "should_abstain"]
+__all__ = [
+    "FinalUpdate",
+    "NOT_IN_DOCUMENTS",
+    "NO_ANSWER",
+    "cite",
+    "finalize",
+    "same_words",
+    "should_abstain",
+]
 
 NO_ANSWER = "I could not produce an answer."
 NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
@@ -68,6 +77,11 @@ def should_abstain(
     return max(s["score"] for s in evidence) < context.abstain_below
 
 
+def same_words(text: str) -> str:
+    """Return text as compared with the draft: case, spacing and punctuation aside."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
 def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
     stop = state.get("stop_reason")
     notes = [f"Stopped early: {stop}."] if stop else []
@@ -104,7 +118,7 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> FinalUpdate
     notes = _notes(state, abstained=abstained, guess=guess)
     live = next((c for c in candidates if c.get("message_id")), None)
     streamed = live["message_id"] if live else None
-    revised = live is not None and (abstained or live["text"] != text)
+    revised = live is not None and (abstained or same_words(live["text"]) != same_words(text))
     shown = AnswerEvent(
         type="answer",
         node="finalize",

@@ -2,7 +2,9 @@
 
 The loop ends, and the answer is written from the chain, when a sentence gives the answer
 ("So the answer is: X"), when a step adds no new fact (a repeat, or nothing new retrieved and
-nothing new said), or at the step cap.
+nothing new said), or at the step cap. A sentence whose new claim no kept strip holds (a fact
+the model brought, not the passages: `supported`) is dropped, and the next query is the
+question itself; dropped again with the question already searched, the loop ends.
 """
 
 import re
@@ -15,11 +17,14 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import IrcotStepEvent, cap_reached, emit
 from graphs.state import IrcotEnd, State
-from models.text import content_tokens, leading_sentence, strip_markup
+from models.text import content_tokens, leading_sentence, stems, strip_markup
 from nodes._common import ask_judge, call_model, format_passages, text_of
 from prompts.ircot import ANSWER_MARKER, IRCOT_DEMOS, IRCOT_STEP, IRCOT_SYSTEM
 
-__all__ = ["IrcotUpdate", "first_sentence", "ircot_step", "read_answer"]
+__all__ = ["IrcotUpdate", "first_sentence", "ircot_step", "read_answer", "supported"]
+
+_NAME = re.compile(r"\b(?:[A-Z][\w'-]*|\w*\d[\w.,-]*)")
+"""A name-like word (capitalised) or a number."""
 
 
 def first_sentence(reply: str) -> str:
@@ -49,6 +54,28 @@ def _new(sentence: str, earlier: list[str], question: str) -> bool:
     if read_answer(sentence) is None and content_tokens(sentence) <= content_tokens(question):
         return False
     return all(normal != " ".join(s.lower().split()).strip(" .") for s in earlier)
+
+
+def supported(sentence: str, strips: list[str], known: str) -> bool:
+    """Tell whether one strip holds what the sentence claims beyond what is `known`.
+
+    `known` is the question and the earlier sentences; an answer sentence claims its answer.
+    The claim's names and numbers (capitalised or with a digit) must all be in that strip,
+    and at least half its other words, by crude stem ("cracked" meets "cracking"; "wrote"
+    does not meet "written", hence only half).
+    """
+    answer = read_answer(sentence)
+    claimed = answer or sentence
+    said = stems(content_tokens(known))
+    names = stems(content_tokens(" ".join(_NAME.findall(claimed)))) - said
+    words = stems(content_tokens(claimed)) - said - names
+    if not names and not words:
+        return True
+    for strip in strips:
+        held = stems(content_tokens(strip))
+        if names <= held and 2 * len(words & held) >= len(words) - 1:
+            return True
+    return False
 
 
 def _adds_nothing(state: State, sentence: str, sentences: list[str]) -> bool:
@@ -106,11 +133,19 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> IrcotUpda
         used="no new sentence: answering from what was found",
     )
     step, sentence = state.get("ircot_steps", 0) + 1, written or ""
-    answer = read_answer(sentence)
-    done = _why_done(state, sentence, sentences, answer, step, cap)
+    question = state["standalone_question"]
+    kept = [s["text"] for s in state.get("strips") or [] if s["kept"]]
+    dropped = bool(sentence) and not supported(sentence, kept, " ".join([question, *sentences]))
+    answer = None if dropped else read_answer(sentence)
+    if dropped:
+        done = _why_dropped(state.get("search_query") == question, step, cap)
+    else:
+        done = _why_done(state, sentence, sentences, answer, step, cap)
     shown = IrcotStepEvent(
         type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
+    if dropped:
+        shown["dropped"] = True
     emit(runtime, shown)
     if done and done.why == "cap":
         emit(runtime, cap_reached("ircot_step", "ircot_max_steps", cap, done.reason))
@@ -120,9 +155,20 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> IrcotUpda
         ircot_done=done.why if done else None,
         ircot_done_reason=done.reason if done else None,
     )
-    if sentence:
+    if dropped:
+        update["search_query"] = question
+    elif sentence:
         update |= {"reasoning": [*sentences, sentence], "search_query": sentence}
     return update
+
+
+def _why_dropped(searched: bool, step: int, cap: int) -> _Done | None:
+    """Return why the loop ends after a dropped sentence (None: search with the question)."""
+    if searched:
+        return _Done("no_fact", "no supported new fact: answering from what was found")
+    if step >= cap:
+        return _Done("cap", f"IRCoT reached its cap of {cap} steps; answering from what was found")
+    return None
 
 
 def _why_done(

@@ -1,5 +1,6 @@
 """Shared fakes for unit tests: chat models, retriever, web search and judges. No network."""
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.state import Passage, content_hash
 from models.judges import Route, RouteDecision, SupportLevel
+from models.structured import StructuredOutputMixin
 
 
 class RuleChatModel(GenericFakeChatModel):
@@ -57,6 +59,22 @@ def rule_model(
 ) -> RuleChatModel:
     """Return a RuleChatModel with its own call log."""
     return RuleChatModel(rules=list(rules), default=default, calls=[])
+
+
+class StructuredRuleModel(StructuredOutputMixin, RuleChatModel):
+    """A RuleChatModel with `with_structured_output`: its replies are the JSON asked for."""
+
+
+def structured_model(
+    rules: Sequence[tuple[str, str]] = (), default: str = "{}"
+) -> StructuredRuleModel:
+    """Return a StructuredRuleModel with its own call log."""
+    return StructuredRuleModel(rules=list(rules), default=default, calls=[])
+
+
+def follow_up_reply(question: str, refers_to: str = "") -> str:
+    """Return the rewriter's JSON reply `{standalone_question, refers_to}`."""
+    return json.dumps({"standalone_question": question, "refers_to": refers_to})
 
 
 def local_doc(text: str, *, title: str, source: str = "corpus.md", position: int = 0) -> Document:

@@ -29,6 +29,7 @@ const CONDENSED = {
   model: "the rewriter model",
   resolved: "rule (its pronoun replaced by what it refers to)",
   template: "template (the previous question as context)",
+  kept: "nothing (it already names its topic)",
   off: "nothing (condensing is off)",
 };
 
@@ -37,7 +38,7 @@ const CONDENSED = {
 const DESCRIBE = {
   question: (e) => ({
     title: "Question",
-    facts: e.standalone && e.standalone !== e.question ? `read as “${e.standalone}”` : "as asked",
+    facts: e.standalone && e.standalone !== e.question ? `read as “${e.standalone}”${e.referent ? ` (${e.referent})` : ""}` : "as asked",
     details: e.condensed && e.condensed !== "first turn" ? [line(`follow-up made standalone by: ${CONDENSED[e.condensed] || e.condensed}`)] : [],
   }),
   route: (e) => ({
@@ -82,7 +83,7 @@ const DESCRIBE = {
   }),
   ircot_step: (e) => ({
     title: `Reasoning step ${e.step}`,
-    facts: e.sentence || "(no sentence)",
+    facts: (e.dropped ? "dropped, not in the kept strips: " : "") + (e.sentence || "(no sentence)"),
     details: e.answer ? [line(`answer found: ${e.answer}`)] : [],
   }),
   critique: (e) => {

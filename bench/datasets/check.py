@@ -12,9 +12,11 @@ unanswerable question has no answers and no passages. Every package folder under
 must hold its `copyright` file. `split` is `dev` or `test`, and a `dev.jsonl` / `test.jsonl`
 beside the set (one half, for `acrag eval --data`) must hold exactly that half.
 
-The multi-turn set (`bench.datasets.conversations`) is checked too: 2-3 turns, the first
-already standalone, every standalone turn a question, every follow-up leaning on the
-conversation, and an answer of every turn occurring in its corpus.
+The multi-turn sets (`bench.datasets.conversations`) are checked too: 2-3 turns (2-4 in the
+threads set), the first already standalone, every standalone turn a question, every follow-up
+leaning on the conversation (a topic switch: standalone as typed), and an answer of every turn
+occurring in its corpus; the threads set also needs a `dev`/`test` split on every conversation,
+both halves non-empty, a known `kind` per turn, and variants that are questions.
 
 Run `python -m bench.datasets.check [QUESTIONS.jsonl ...]` (default: every shipped set and
 the multi-turn set).
@@ -35,6 +37,8 @@ from bench.data import documents_root
 from bench.datasets.conversations import (
     CORPORA,
     MULTITURN_FILE,
+    THREADS_FILE,
+    Conversation,
     is_question,
     load_conversations,
     missing_words,
@@ -225,26 +229,48 @@ def _in_corpus(answer: str, corpus: str) -> bool:
     return (f" {normalize_answer(answer)} " in normal) or answer_in(answer, text)
 
 
+_TURN_KINDS = frozenset("person place thing event ellipsis switch meta".split())
+
+
+def _turn_problems(c: Conversation) -> Iterator[str]:
+    if c.turns[0].turn != c.turns[0].standalone:
+        yield "the first turn must be its own standalone question"
+    for t in c.turns:
+        for question in (t.standalone, *t.variants):
+            if not is_question(question):
+                yield f"not a question: {question!r}"
+        if not any(_in_corpus(a, c.corpus) for a in t.answers):
+            yield f"no answer of {t.standalone!r} occurs in {c.corpus}"
+    for t in c.turns[1:]:
+        if t.kind == "switch" and t.standalone != t.turn:
+            yield f"a topic switch is its own standalone question: {t.turn!r}"
+        elif t.kind != "switch" and not missing_words(t.standalone, t.turn):
+            yield f"follow-up needs nothing from the conversation: {t.turn!r}"
+
+
+def _split_problems(c: Conversation) -> Iterator[str]:
+    if c.split not in _SPLITS:
+        yield f"split must be dev or test, not {c.split!r}"
+    for t in c.turns[1:]:
+        if t.kind not in _TURN_KINDS:
+            yield f"unknown turn kind {t.kind!r}"
+
+
 def check_conversations(path: Path = MULTITURN_FILE) -> CheckReport:
-    """Check the multi-turn set: shapes, questions, follow-ups, answers found in the corpus."""
+    """Check a multi-turn set: shapes, questions, follow-ups, answers found in the corpus."""
     report = CheckReport(path)
+    split = path == THREADS_FILE or path.parent.name == "threads"
+    most = 4 if split else 3
     for c in load_conversations(path):
         report.counts["conversations"] += 1
         report.counts["turns"] += len(c.turns)
-        problems = [] if 2 <= len(c.turns) <= 3 else ["needs 2-3 turns"]
-        if c.turns[0].turn != c.turns[0].standalone:
-            problems.append("the first turn must be its own standalone question")
-        for t in c.turns:
-            if not is_question(t.standalone):
-                problems.append(f"not a question: {t.standalone!r}")
-            if not any(_in_corpus(a, c.corpus) for a in t.answers):
-                problems.append(f"no answer of {t.standalone!r} occurs in {c.corpus}")
-        problems += [
-            f"follow-up needs nothing from the conversation: {t.turn!r}"
-            for t in c.turns[1:]
-            if not missing_words(t.standalone, t.turn)
-        ]
+        report.counts[c.split or "unsplit"] += 1
+        problems = [] if 2 <= len(c.turns) <= most else [f"needs 2-{most} turns"]
+        problems += list(_turn_problems(c))
+        problems += list(_split_problems(c)) if split else []
         report.problems += [f"{c.id}: {p}" for p in problems]
+    if split and not all(report.counts[s] for s in _SPLITS):
+        report.problems.append("both halves (dev, test) need conversations")
     return report
 
 
@@ -256,7 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        reports = [*(check_set(p) for p in shipped_sets()), check_conversations()]
+        sets = [check_conversations(), check_conversations(THREADS_FILE)]
+        reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:
         for problem in report.problems:
             sys.stdout.write(f"  {problem}\n")

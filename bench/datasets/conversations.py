@@ -10,9 +10,17 @@
            ...]}                    # 2-3 turns; the first turn is already standalone
 ```
 
+`bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
+the rules and over made-up documents they were never tried on (`threads/docs/`, see
+`threads/README.md`). Its records add `"split": "dev" | "test"` (seeded, committed before any
+tuning) and per turn `"kind"` (`first`, `person`, `place`, `thing`, `event`, `ellipsis`,
+`switch`, `meta`) and optional `"variants"` (other acceptable standalone questions); 2-4
+turns. A `switch` turn changes topic: its standalone question is the turn itself, and a
+rewrite is right only if it brings in nothing from the earlier turns (`left_alone`).
+
 `corpus` names what the conversation is answered from: `sample` is the sample corpus
 (`app/sample_corpus/local/passages.jsonl`), `usrdoc` the documents of the documents benchmark
-(`bench/datasets/usrdoc/docs/`).
+(`bench/datasets/usrdoc/docs/`), `threads` the made-up documents of the second set.
 
 A rewrite is judged correct by a deterministic check against the expected standalone
 question (`rewrite_correct`): it must read as a question (ends with "?" or opens with a
@@ -34,20 +42,25 @@ from models.errors import UserError
 __all__ = [
     "CORPORA",
     "MULTITURN_FILE",
+    "THREADS_FILE",
     "Conversation",
     "Turn",
     "content_words",
     "is_question",
+    "left_alone",
     "load_conversations",
     "missing_words",
     "rewrite_correct",
+    "turn_rewrite_ok",
 ]
 
 _ROOT = Path(__file__).resolve().parents[2]
 MULTITURN_FILE = _ROOT / "bench" / "datasets" / "multiturn.jsonl"
+THREADS_FILE = _ROOT / "bench" / "datasets" / "threads" / "conversations.jsonl"
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
+    "threads": _ROOT / "bench" / "datasets" / "threads" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 
@@ -73,15 +86,21 @@ class Turn:
     turn: str
     standalone: str
     answers: tuple[str, ...]
+    kind: str = ""
+    """What the follow-up leans on (`person`, `switch`, ...; "" in the first set)."""
+    variants: tuple[str, ...] = ()
+    """Other acceptable standalone questions."""
 
 
 @dataclass(frozen=True)
 class Conversation:
-    """A conversation of 2-3 turns over one corpus."""
+    """A conversation of 2-4 turns over one corpus."""
 
     id: str
     corpus: str
     turns: tuple[Turn, ...]
+    split: str = ""
+    """`dev` or `test` (the second set); "" when the set is not split."""
 
 
 def _stem(word: str) -> str:
@@ -121,13 +140,53 @@ def rewrite_correct(rewrite: str, *, expected: str, turn: str) -> bool:
     return missing_words(expected, turn) <= content_words(rewrite)
 
 
+def _borrowed(rewrite: str, *, allowed: str, earlier: Sequence[str]) -> set[str]:
+    """Return the rewrite's content words taken from `earlier` and not in `allowed`."""
+    before = set().union(*(content_words(text) for text in earlier)) if earlier else set()
+    return (content_words(rewrite) - content_words(allowed)) & before
+
+
+def left_alone(rewrite: str, *, turn: str, earlier: Sequence[str]) -> bool:
+    """Tell whether a rewrite of a topic switch is a question that adds nothing from `earlier`.
+
+    `earlier` holds the previous turns' questions and answers; a content word of the rewrite
+    that the user did not type and that occurs there means the rewrite leaned on them.
+    """
+    return is_question(rewrite) and not _borrowed(rewrite, allowed=turn, earlier=earlier)
+
+
+def turn_rewrite_ok(rewrite: str, turn: Turn, *, earlier: Sequence[str] = ()) -> bool:
+    """Judge the rewrite of one follow-up against every accepted standalone question.
+
+    Stricter than `rewrite_correct`: besides bringing back what the turn lacks, the rewrite
+    may bring nothing else from the conversation (`earlier`: its questions and answers), so a
+    template with the previous question as context, or a second referent, is not right. A
+    topic switch (`kind` "switch") is right only when left alone.
+    """
+    if turn.kind == "switch":
+        return left_alone(rewrite, turn=turn.turn, earlier=earlier)
+    return any(
+        rewrite_correct(rewrite, expected=e, turn=turn.turn)
+        and not _borrowed(rewrite, allowed=f"{turn.turn} {e}", earlier=earlier)
+        for e in (turn.standalone, *turn.variants)
+    )
+
+
 def _conversation(record: dict[str, object], where: str) -> Conversation:
     try:
         turns = tuple(
-            Turn(str(t["turn"]), str(t.get("standalone") or t["turn"]), tuple(t["answers"]))
+            Turn(
+                str(t["turn"]),
+                str(t.get("standalone") or t["turn"]),
+                tuple(t["answers"]),
+                str(t.get("kind", "")),
+                tuple(str(v) for v in t.get("variants", ())),
+            )
             for t in record["turns"]  # type: ignore[attr-defined]
         )
-        conversation = Conversation(str(record["id"]), str(record["corpus"]), turns)
+        conversation = Conversation(
+            str(record["id"]), str(record["corpus"]), turns, str(record.get("split", ""))
+        )
     except (KeyError, TypeError) as error:
         raise UserError(f"{where}: not a conversation ({error!r})") from error
     if conversation.corpus not in CORPORA:
@@ -140,8 +199,9 @@ def load_conversations(
     *,
     corpora: Sequence[str] | None = None,
     limit: int | None = None,
+    split: str | None = None,
 ) -> list[Conversation]:
-    """Read conversations, keeping those over `corpora` (all when None), the first `limit`."""
+    """Read conversations over `corpora` (all when None) in `split` (any when None), `limit`."""
     if not path.is_file():
         raise UserError(f"no such conversations file: {path}")
     found: list[Conversation] = []
@@ -149,6 +209,7 @@ def load_conversations(
         for number, line in enumerate(lines, start=1):
             if line.strip():
                 conversation = _conversation(json.loads(line), f"{path}:{number}")
-                if corpora is None or conversation.corpus in corpora:
+                wanted = split is None or conversation.split == split
+                if wanted and (corpora is None or conversation.corpus in corpora):
                     found.append(conversation)
     return found[:limit] if limit is not None else found

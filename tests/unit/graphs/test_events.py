@@ -82,7 +82,7 @@ def test_format_answer_lists_sources_once_with_file_name_tails():
     assert lines[-1] == "Degraded: web search failed: TimeoutError."
     assert "revised" not in text
     revised = format_answer(AnswerEvent(**{**answer, "revised": True, "citations": []}))
-    assert "revised" in revised and "Sources:" not in revised
+    assert "revised" not in revised and "Sources:" not in revised  # the answer, shown once
 
 
 def test_emit_streams_and_returns_the_payload():

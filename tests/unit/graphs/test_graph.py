@@ -15,8 +15,10 @@ from tests.fakes import (
     FixedSupport,
     FixedUsefulness,
     KeywordEvaluator,
+    follow_up_reply,
     local_doc,
     rule_model,
+    structured_model,
     web_doc,
 )
 
@@ -51,8 +53,9 @@ def make_graph(
     generator = generator or rule_model(
         [(ANSWERING, ANSWER), (IRCOT_SYSTEM, "So the answer is: Paris.")]
     )
-    rewriter = rule_model(
-        [("Standalone question", "What is the capital of France?")], default="France, capital"
+    rewriter = structured_model(
+        [("Last question", follow_up_reply("What is the capital of France?", "France"))],
+        default="France, capital",
     )
     return build_graph(
         generator=generator,
@@ -210,7 +213,12 @@ def test_route_c_runs_ircot_until_the_answer():
 
 
 def test_ircot_cap_gives_a_graceful_answer():
-    chain = ["Step one is here.", "Step two is here.", "Step three is here.", "Step four."]
+    chain = [  # each sentence says something new that a kept strip holds
+        "The capital of France is Paris.",
+        "Paris is on the Seine.",
+        "So Paris lies on the Seine.",
+        "Step four.",
+    ]
     rules = [(chain[n - 1], chain[n]) for n in range(3, 0, -1)]  # the latest sentence first
     generator = rule_model([(ANSWERING, ANSWER), *rules, (IRCOT_SYSTEM, chain[0])])
     events, final = run_events(

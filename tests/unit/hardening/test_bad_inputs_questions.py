@@ -11,7 +11,15 @@ from models.judges_heuristic import (
     HeuristicSupportChecker,
     HeuristicUsefulness,
 )
-from tests.fakes import FakeRetriever, FakeWebSearch, KeywordEvaluator, local_doc, rule_model
+from tests.fakes import (
+    FakeRetriever,
+    FakeWebSearch,
+    KeywordEvaluator,
+    follow_up_reply,
+    local_doc,
+    rule_model,
+    structured_model,
+)
 
 DOCS = [
     local_doc("Paris is the capital of France.", title="Paris", position=0),
@@ -121,7 +129,7 @@ def test_non_latin_question_works_on_every_route(route: str) -> None:
 
 
 def test_hundreds_of_turns_through_a_checkpointer_stay_bounded() -> None:
-    rewriter = rule_model(default="What is the capital of France?")
+    rewriter = structured_model(default=follow_up_reply("What is the capital of France?"))
     graph = make_graph(rewriter=rewriter, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "long"}}
     turns = 300

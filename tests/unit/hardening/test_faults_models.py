@@ -169,20 +169,25 @@ def test_rewriter_raising_falls_back_to_question_keywords() -> None:
     assert result["answer"]
 
 
-def test_condense_model_raising_keeps_the_original_question() -> None:
+def test_condense_model_raising_falls_back_to_the_rules() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
+
+    from models.structured import StructuredOutputMixin
+
+    class RaisingStructured(StructuredOutputMixin, RaisingModel):
+        """A rewriter whose schema-constrained calls raise."""
 
     history = [
         HumanMessage("Tell me about France."),
         AIMessage("France is a country."),
-        HumanMessage(QUESTION),
+        HumanMessage("What is its capital?"),
     ]
-    result = make_graph(rewriter=RaisingModel(calls=[])).invoke(
+    result = make_graph(rewriter=RaisingStructured(calls=[])).invoke(
         {"messages": history}, context=Context(route="A")
     )
-    assert result["standalone_question"] == f"{QUESTION} (context: Tell me about France.)"
+    assert result["standalone_question"] == "What is France's capital?"
     assert result["events"][1]["type"] == "question"
-    assert result["events"][1]["condensed"] == "template"
+    assert result["events"][1]["condensed"] == "resolved"
     assert "RuntimeError: model exploded" in result["events"][0]["problem"]
     assert result["answer"] == "Paris." and result["degraded"] == []
 

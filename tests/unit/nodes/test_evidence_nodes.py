@@ -1,5 +1,6 @@
 import math
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graphs.context import Context
@@ -352,3 +353,26 @@ def test_the_answer_model_is_built_with_the_context_repeat_penalty(monkeypatch):
     assert Deps().generator_for(context) == Deps().rewriter_for(context) == "model"
     penalties = [(spec, kw.get("repeat_penalty")) for spec, kw in built]
     assert penalties == [("smollm2", 1.2), ("qwen", None)]  # only answers are penalised
+
+
+@pytest.mark.parametrize(
+    ("draft", "final", "revised"),
+    [
+        ("Paris is the capital.", "paris is the capital", False),  # the same words
+        ("Paris  is the capital!", "Paris is the capital.", False),
+        ("Lyon is the capital.", "Paris is the capital.", True),
+    ],
+)
+def test_the_answer_is_revised_only_when_its_words_differ_from_the_draft(draft, final, revised):
+    strips = [{**kept("a", "p", 0.5), "text": "Paris is the capital."}]
+    state = {
+        "standalone_question": "capital of France?",
+        "strips": strips,
+        "candidates": [
+            {"text": final, "strip_hashes": ["a"], "support": "full"},
+            {"text": draft, "strip_hashes": ["a"], "support": "none", "message_id": "draft-1"},
+        ],
+    }
+    out = recorded(finalize)(state, make_runtime(), make_deps())
+    assert out["events"][0]["revised"] is revised
+    assert (out["messages"][0].id == "draft-1") is not revised  # kept: the client keeps the draft

@@ -24,9 +24,29 @@ def test_first_sentence_keeps_one_sentence():
     assert first_sentence("no stop at all") == "no stop at all"
 
 
+def strip(text: str, *, kept: bool = True) -> dict:
+    """Return a kept (or dropped) knowledge strip holding `text`."""
+    return {
+        "hash": text,
+        "passage_hash": text,
+        "order": 0,
+        "text": text,
+        "title": "T",
+        "source": "s.md",
+        "position": 0,
+        "url": None,
+        "origin": "local",
+        "score": 0.5,
+        "kept": kept,
+    }
+
+
+ROE = [strip("The novel Grey Water was written by Jane Roe in 1950.")]
+
+
 def test_step_appends_sentence_and_sets_next_query():
     deps = make_deps(generator=rule_model(default="Jane Roe wrote it. Extra."))
-    state = {"standalone_question": "q", "reasoning": ["First."], "ircot_steps": 1, "strips": []}
+    state = {"standalone_question": "q", "reasoning": ["First."], "ircot_steps": 1, "strips": ROE}
     events = []
     out = ircot_step(state, make_runtime(Context(), events), deps)
     assert out["reasoning"] == ["First.", "Jane Roe wrote it."]
@@ -98,10 +118,55 @@ def _after_a_step(sentence: str, *, found_new: bool) -> dict:
         "ircot_steps": 1,
         "retrievals": 2,
         "passages": [passage("The novel.", score=0.1), passage("Jane Roe.", score=0.2)],
+        "strips": [*ROE, strip("Jane Roe was born in Leeds.")],
     }
     if found_new:
         state["passages"].append({**passage("Jane Roe lived in Leeds."), "step": 1})
     return ircot_step(state, make_runtime(), make_deps(generator=rule_model(default=sentence)))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("Jane Roe was born in Leeds.", ["Jane Roe was born in Leeds in 1921."]),
+        ("Jane Roe was born in Leeds.", ["Jane Roe wrote novels.", "Leeds is a city."]),
+        ("Ann Ray lived in Leeds.", ["Ann Ray, a writer, lived in Leeds."]),
+        ("So the answer is: 1950.", ["Grey Water appeared in 1950."]),
+    ],
+)
+def test_a_sentence_is_kept_only_when_one_strip_holds_its_claim(sentence, kept):
+    from nodes.ircot_step import supported
+
+    assert supported(sentence, kept, "Who wrote Grey Water?") is (len(kept) == 1)
+
+
+def test_an_unsupported_sentence_is_dropped_and_the_question_searched_next():
+    state = {
+        "standalone_question": "Where was the author of Grey Water born?",
+        "reasoning": ["Jane Roe wrote Grey Water."],
+        "ircot_steps": 1,
+        "strips": [*ROE, strip("Jane Roe was born in Kendal.", kept=False)],
+        "search_query": "Jane Roe wrote Grey Water.",
+    }
+    events = []
+    invented = rule_model(default="Jane Roe was born in the Lake District.")
+    out = ircot_step(state, make_runtime(Context(), events), make_deps(generator=invented))
+    assert out["search_query"] == state["standalone_question"] and "reasoning" not in out
+    assert out["ircot_done"] is None and out["ircot_answer"] is None
+    assert events[-1]["dropped"] is True
+    assert events[-1]["sentence"] == "Jane Roe was born in the Lake District."
+    again = {**state, "search_query": state["standalone_question"]}
+    out = ircot_step(again, make_runtime(), make_deps(generator=invented))
+    assert out["ircot_done"] == "no_fact"
+    assert out["ircot_done_reason"] == "no supported new fact: answering from what was found"
+    guessed = rule_model(default="So the answer is: the Lake District.")
+    out = ircot_step(state, make_runtime(), make_deps(generator=guessed))
+    assert out["ircot_answer"] is None  # an answer no strip holds is no answer
+    kept = {**state, "strips": [*ROE, strip("Jane Roe was born in Kendal.")]}
+    out = ircot_step(
+        kept, make_runtime(), make_deps(generator=rule_model(default="So the answer is: Kendal."))
+    )
+    assert out["ircot_answer"] == "Kendal"
 
 
 def test_a_step_that_finds_and_says_nothing_new_ends_the_loop():
@@ -131,8 +196,9 @@ def test_an_answer_ends_the_loop():
     ],
 )
 def test_markup_never_reaches_the_search_query(reply):
+    fenwick = [strip("Orla Fenwick designed the Glassmere lighthouse.")]
     out = ircot_step(
-        {"standalone_question": "Who designed the lighthouse?", "strips": []},
+        {"standalone_question": "Who designed the lighthouse?", "strips": fenwick},
         make_runtime(),
         make_deps(generator=rule_model(default=reply)),
     )

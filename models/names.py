@@ -1,6 +1,6 @@
 """Find what a question is about: its quoted title, or its longest run of capitalised words.
 
-Shared by the pronoun rules (`nodes._coref`): words are split on spaces, a leading "And" is
+Shared by the pronoun rules (`models.followup_rules`): words are split on spaces, a leading "And" is
 not part of the question, and punctuation after a word ends a name ("Gate?" in "Who directed
 The Ninth Gate?") unless the word is an initial ("Michael C. Hall").
 """
@@ -33,7 +33,6 @@ FUNCTION_WORDS = AUX | frozenset(
 ARTICLES = ("the", "a", "an")
 _CONJUNCTION = re.compile(r"^(and|so|but|also|then|ok|okay)\b[,\s]*", re.IGNORECASE)
 _JOINERS = frozenset("of the in to a an and for on de del da von van der du la le".split())
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 _LEADING = "(\"“'‘"
 TRAILING = "?!.,;:)\"”'’"
 
@@ -59,15 +58,8 @@ def capital(word: str) -> bool:
 
 
 def main_name(question: str) -> str:
-    """Return the question's name: a quoted title, else its longest capitalised run, or ""."""
-    quoted = _QUOTED.search(question)
-    if quoted:
-        return quoted.group(1).strip()
-    name = max(name_runs(question), key=lambda run: len(run.split()), default="")
-    after = re.search(re.escape(name) + r"\s+([a-z][\w-]*)", question) if name else None
-    if name.isupper() and " " not in name and after and after.group(1) not in FUNCTION_WORDS:
-        return ""  # a lone acronym may be half a name ("GNU time"): better no name than half
-    return name
+    """Return the question's name: its longest run of capitalised words, or ""."""
+    return max(name_runs(question), key=lambda run: len(run.split()), default="")
 
 
 def name_runs(text: str) -> list[str]:

@@ -1,0 +1,176 @@
+"""The `llm` follow-up rewriter: the reader writes the rewrite, the conversation checks it.
+
+The reader is asked for a schema-constrained `{standalone_question, refers_to}` with the
+earlier turns given as data. The reply is used only if it holds up (`problem`): a question,
+the new turn's own words kept, not a copy of the previous answer, no pronoun left, and a
+`refers_to` that is a name or short noun phrase occurring in an earlier question or answer
+(never a whole sentence) and named in the rewrite. Otherwise the rules (`RulesRewriter`)
+answer, and the rewrite says why the model's was not used.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from models.followup import (
+    Exchange,
+    Rewrite,
+    RulesRewriter,
+    is_fragment,
+    stands_alone,
+    without_context,
+)
+from models.followup_rules import pronouns
+from models.names import ARTICLES, AUX, FUNCTION_WORDS, name_runs
+from models.text import content_tokens, strip_markup
+from prompts.condense import CONDENSE_FOLLOW_UP, CONDENSE_SYSTEM
+from prompts.framing import as_data
+
+__all__ = ["LlmRewriter", "keeps_intent", "problem"]
+
+_HISTORY_TURNS = 3
+_MAX_CHARS = 400
+_MAX_REFERENT_WORDS = 8
+_QUESTION_START = frozenset(
+    "what which who whom whose when where why how is are was were do does did can could should "
+    "would will has have had list name tell give explain in on at for from by to".split()
+)
+_SCHEMA: dict[str, Any] = {
+    "title": "follow_up",
+    "type": "object",
+    "properties": {
+        "standalone_question": {"type": "string", "maxLength": _MAX_CHARS},
+        "refers_to": {"type": "string", "maxLength": 80},
+    },
+    "required": ["standalone_question", "refers_to"],
+    "additionalProperties": False,
+}
+
+
+def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
+    """Return whether a rewrite is a question that keeps the new turn's intent.
+
+    It must read as a question, keep most of the turn's content words, and not be a copy of
+    the previous answer (a small model's usual failure).
+    """
+    text = rewrite.strip()
+    words = text.lower().split()
+    if not words or len(text) > _MAX_CHARS:
+        return False
+    if not (text.endswith("?") or words[0] in _QUESTION_START):
+        return False
+    own = content_tokens(turn)
+    kept = own & content_tokens(text)
+    if own and len(kept) < max(1, (len(own) + 1) // 2):
+        return False
+    answer = content_tokens(previous_answer)
+    extra = content_tokens(text) - own
+    return not (answer and extra and extra <= answer and len(extra) > 3)
+
+
+def _said(history: Sequence[Exchange]) -> str:
+    texts = [t for e in history for t in (e.question, e.standalone, e.answer)]
+    return " ".join(" ".join(texts).lower().split())
+
+
+def _is_sentence(referent: str, history: Sequence[Exchange]) -> bool:
+    """Tell whether a referent is a clause, not a name or noun phrase.
+
+    Too long, a question, an auxiliary verb, a whole earlier question or answer of four words
+    or more, or a name followed by a lowercase content word ("Marta Kello designed ...").
+    """
+    words = referent.split()
+    if len(words) > _MAX_REFERENT_WORDS or {w.lower() for w in words} & AUX or "?" in referent:
+        return True
+    said = [t for e in history for t in (e.question, e.answer) if len(t.split()) >= 4]
+    if any(content_tokens(t) <= content_tokens(referent) for t in said):
+        return True
+    runs = name_runs(referent)
+    after = referent.split(runs[0], 1)[1].split() if runs else []
+    return bool(
+        after
+        and words[0].lower() not in ARTICLES
+        and after[0].islower()
+        and after[0] not in FUNCTION_WORDS
+    )
+
+
+def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> str | None:
+    """Return why a `{standalone_question, refers_to}` reply does not hold up, or None."""
+    question = strip_markup(str(reply.get("standalone_question", ""))).strip()
+    referent = " ".join(str(reply.get("refers_to", "")).split()).strip(" .,;:\"'")
+    if not keeps_intent(question, turn=turn, previous_answer=history[-1].answer):
+        return "the rewrite is not a question that keeps the new turn's words"
+    if is_fragment(question):
+        return "the rewrite is not a full question"
+    if left := pronouns(question):
+        return f"the rewrite left {left[0].group(0)!r} unresolved"
+    if not referent:
+        return (
+            f"the rewrite names nothing for {pronouns(turn)[0].group(0)!r}"
+            if pronouns(turn)
+            else None
+        )
+    if _is_sentence(referent, history):
+        return f"the referent {referent!r} is a sentence, not a name"
+    if referent.lower() not in _said(history):
+        return f"the referent {referent!r} is not in the conversation"
+    if not content_tokens(referent) <= content_tokens(question):
+        return f"the rewrite does not name its referent {referent!r}"
+    return None
+
+
+class LlmRewriter:
+    """Ask the reader for a checked rewrite; the rules answer when it does not hold up."""
+
+    def __init__(self, model: Callable[[], BaseChatModel], *, attempts: int = 2) -> None:
+        """Keep how to get the model (it may be missing) and how often to ask it."""
+        self.model = model
+        self.attempts = attempts
+
+    def rewrite(self, turn: str, history: Sequence[Exchange]) -> Rewrite:
+        """Return the standalone question for `turn`."""
+        if stands_alone(turn):
+            return Rewrite(turn, "kept")
+        try:
+            model = self.model()
+        except Exception as error:  # noqa: BLE001 - a missing model degrades to the rules
+            found = RulesRewriter().rewrite(turn, history)
+            return Rewrite(found.question, found.made, found.referent, str(error), str(error))
+        seen = "no attempt made"
+        for _ in range(max(1, self.attempts)):
+            try:
+                reply = self._ask(model, turn, history)
+            except Exception as error:  # noqa: BLE001 - junk output: ask again, then rules
+                seen = f"{type(error).__name__}: {error}"[:300]
+                continue
+            seen = problem(reply, turn, history) or ""
+            if not seen:
+                return _accepted(reply, turn)
+        found = RulesRewriter().rewrite(turn, history)
+        return Rewrite(found.question, found.made, found.referent, seen)
+
+    @staticmethod
+    def _ask(model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> dict[str, Any]:
+        lines = []
+        for e in history[-_HISTORY_TURNS:]:
+            asked = e.question if without_context(e.standalone) != e.standalone else e.standalone
+            lines += [f"user: {as_data(asked)}", f"assistant: {as_data(e.answer or '-')}"]
+        prompt = CONDENSE_FOLLOW_UP.format(history="\n".join(lines), question=as_data(turn))
+        runnable = model.with_structured_output(_SCHEMA, max_tokens=96).with_config(
+            tags=["nostream"], run_name="condense"
+        )
+        reply = runnable.invoke([SystemMessage(CONDENSE_SYSTEM), HumanMessage(prompt)])
+        if not isinstance(reply, dict):
+            raise ValueError(f"the rewriter returned {type(reply).__name__}, not an object")
+        return reply
+
+
+def _accepted(reply: dict[str, Any], turn: str) -> Rewrite:
+    question = strip_markup(str(reply["standalone_question"])).strip()
+    referent = " ".join(str(reply.get("refers_to", "")).split()).strip(" .,;:\"'")
+    found = pronouns(turn)
+    said = f"{found[0].group(0).lower()} = {referent}" if found and referent else referent
+    return Rewrite(question, "model", said)
