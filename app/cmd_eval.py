@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench.strategies import BASELINES
-from models.defaults import DEFAULT_MODEL
+from models.defaults import DEFAULT_MODEL, HELPER_MODEL
 from models.errors import UserError
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,
-        help=f"chat model spec for every role (default: {DEFAULT_MODEL}; smollm2 is faster)",
+        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as rewriter and "
+        "judge; any other spec serves every role; smollm2 is faster)",
     )
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(

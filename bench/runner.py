@@ -24,6 +24,7 @@ from bench.llm_cache import CountingCache
 from bench.records import Outcome
 from bench.stages import StageTimer
 from bench.strategies import BASELINES, context_overrides
+from models.defaults import role_models
 
 __all__ = [
     "GraphRunner",
@@ -99,16 +100,14 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
 def make_context(strategy: str, *, model: str, settings: Mapping[str, Any], home: Path) -> Any:
     """Return the graph `Context` for `strategy`.
 
-    Layers, later ones winning: the model in every role, the local web backend and short
+    Layers, later ones winning: the run's models (`role_models`), the local web backend and short
     answers (the papers score bare answers), the user's settings, then the strategy's own
     overrides.
     """
     from graphs import Context
 
     base: dict[str, Any] = {
-        "generator_model": model,
-        "rewriter_model": model,
-        "judge_model": model,
+        **role_models(model),
         "web_backend": "local",
         "answer_style": "short",
         **settings,

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any, Literal, NamedTuple, get_args, get_origin, get_type_hints
 
 from graphs.validation import InvalidContextError
-from models.defaults import DEFAULT_MODEL
+from models.defaults import DEFAULT_MODEL, HELPER_MODEL
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -66,9 +66,9 @@ class Context:
         DEFAULT_MODEL, "Chat model spec that writes answers and IRCoT sentences."
     )
     rewriter_model: str = _opt(
-        DEFAULT_MODEL, "Chat model spec that condenses follow-ups and writes keywords."
+        HELPER_MODEL, "Chat model spec that condenses follow-ups and writes keywords."
     )
-    judge_model: str = _opt(DEFAULT_MODEL, "Chat model spec behind the `llm` judges.")
+    judge_model: str = _opt(HELPER_MODEL, "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(
         "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
     )

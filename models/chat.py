@@ -14,8 +14,8 @@ __all__ = ["BASE_URL_ENV", "VALID_FORMS", "ModelSpec", "load_chat_model", "parse
 
 BASE_URL_ENV = "ACRAG_LLM_BASE_URL"
 VALID_FORMS = (
-    "qwen2.5-coder-0.5b or qwen (Qwen2.5-Coder-0.5B-Instruct, the default reader)",
-    "qwen2.5-coder-1.5b (Qwen2.5-Coder-1.5B-Instruct: stronger, about 2x slower)",
+    "qwen2.5-coder-0.5b or qwen (Qwen2.5-Coder-0.5B-Instruct: faster, weaker; the default helper)",
+    "qwen2.5-coder-1.5b (Qwen2.5-Coder-1.5B-Instruct, the default reader)",
     "smollm2 or local (SmolLM2-135M-Instruct: faster, much weaker)",
     "gguf:PATH (any GGUF file)",
     "PROVIDER:MODEL for LangChain's init_chat_model, e.g. openai:gpt-4o-mini, ollama:llama3.2",

@@ -1,4 +1,4 @@
-"""The 1.5B reader's 22 installed parts assemble into the pinned, verified GGUF."""
+"""The default reader's 22 installed parts assemble into the pinned, verified GGUF."""
 
 from pathlib import Path
 
@@ -10,8 +10,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_installed_parts_assemble_to_the_pinned_sha256(tmp_path: Path) -> None:
-    if files.package_dir(files.QWEN15_PACKAGES[0]) is None:
-        pytest.skip("make reader-1.5b installs the 1.5B reader's parts")
+    assert files.package_dir(files.QWEN15_PACKAGES[0]), "make setup installs the reader's parts"
     path = files.qwen15_path(tmp_path)
     assert path.stat().st_size == files.QWEN15_SIZE
     assert files.check_gguf(path) == path

@@ -5,6 +5,7 @@ import pytest
 from graphs.context import DEFAULT_MODEL, Context
 from models import chat
 from models.chat import ModelSpec, load_chat_model, parse_spec
+from models.defaults import HELPER_MODEL, role_models
 from models.errors import ModelFileError, ModelSpecError
 from models.llamacpp import ChatLlamaCpp
 
@@ -38,10 +39,22 @@ def test_unknown_spec_lists_the_valid_forms(spec: str) -> None:
     assert "\n" not in message
 
 
-def test_the_default_reader_is_qwen_and_a_valid_spec() -> None:
-    assert DEFAULT_MODEL == "qwen2.5-coder-0.5b"
-    assert parse_spec(DEFAULT_MODEL) == ModelSpec("qwen")
-    assert Context().generator_model == Context().rewriter_model == DEFAULT_MODEL
+def test_the_default_reader_is_the_1_5b_with_the_0_5b_as_helper() -> None:
+    assert parse_spec(DEFAULT_MODEL) == ModelSpec("qwen15")
+    assert parse_spec(HELPER_MODEL) == ModelSpec("qwen")
+    context = Context()
+    assert context.generator_model == DEFAULT_MODEL
+    assert context.rewriter_model == context.judge_model == HELPER_MODEL
+
+
+def test_the_default_spec_brings_the_helper_and_any_other_spec_serves_every_role() -> None:
+    assert role_models(DEFAULT_MODEL) == {
+        "generator_model": DEFAULT_MODEL,
+        "rewriter_model": HELPER_MODEL,
+        "judge_model": HELPER_MODEL,
+    }
+    assert set(role_models("smollm2").values()) == {"smollm2"}
+    assert set(role_models(HELPER_MODEL).values()) == {HELPER_MODEL}
 
 
 def test_unknown_provider_is_a_spec_error() -> None:
