@@ -190,6 +190,16 @@ def run_case(case: FuzzCase) -> dict[str, Any] | None:
         raise
 
 
+def _ircot_paragraphs(events: list[dict[str, Any]]) -> int:
+    """Return the new passages IRCoT retrieved: those before reflection's first word.
+
+    A reflection retry that rewrites the query retrieves again in the main graph; those
+    passages are capped by `max_retries` and `top_k`, not by IRCoT's paragraph cap.
+    """
+    ircot = next((i for i, e in enumerate(events) if e.get("node") == "reflect"), len(events))
+    return sum(e.get("new", 0) for e in events[:ircot] if e.get("type") == "retrieval")
+
+
 def check_run(case: FuzzCase, state: dict[str, Any]) -> list[str]:
     """Return every cap or contract the final state breaks (empty when the run is sound)."""
     c = case.context
@@ -200,9 +210,9 @@ def check_run(case: FuzzCase, state: dict[str, Any]) -> list[str]:
         problems.append(f"retries {state['retries']} > max_retries {c.max_retries}")
     if state.get("ircot_steps", 0) > c.ircot_max_steps:
         problems.append(f"ircot_steps {state['ircot_steps']} > {c.ircot_max_steps}")
-    local = [p for p in state.get("passages") or [] if p["origin"] == "local"]
-    if state.get("route") == "C" and len(local) > c.ircot_max_paragraphs:
-        problems.append(f"{len(local)} IRCoT paragraphs > {c.ircot_max_paragraphs}")
+    gathered = _ircot_paragraphs(state.get("events") or [])
+    if state.get("route") == "C" and gathered > c.ircot_max_paragraphs:
+        problems.append(f"{gathered} IRCoT paragraphs > {c.ircot_max_paragraphs}")
     if len(state.get("candidates") or []) > c.candidates:
         problems.append(f"{len(state['candidates'])} candidates > {c.candidates}")
     if (state.get("events") or [{}])[-1].get("type") != "answer":

@@ -41,3 +41,18 @@ def test_invalid_generated_questions_raise_only_invalid_question_error() -> None
         from graphs import build_graph
 
         build_graph().invoke({"question": case.question}, context=case.context)
+
+
+def test_the_paragraph_cap_counts_ircot_retrievals_not_a_reflection_retry():
+    case = make_case(random.Random(0))
+    case.context.ircot_max_paragraphs = 2
+    ircot = [{"type": "retrieval", "node": "retrieve", "new": 2}]
+    retry = [
+        {"type": "retry", "node": "reflect"},
+        {"type": "retrieval", "node": "retrieve", "new": 4},
+    ]
+    answer = [{"type": "answer", "node": "finalize"}]
+    state = {"answer": "Paris", "route": "C", "events": [*ircot, *retry, *answer]}
+    assert check_run(case, state) == []
+    over = [*ircot, {"type": "retrieval", "node": "retrieve", "new": 1}, *retry, *answer]
+    assert check_run(case, {**state, "events": over}) == ["3 IRCoT paragraphs > 2"]
