@@ -3,8 +3,10 @@
 The loop ends, and the answer is written from the chain, when a sentence gives the answer
 ("So the answer is: X"), when a step adds no new fact (a repeat, or nothing new retrieved and
 nothing new said), or at the step cap. A sentence whose new claim no kept strip holds (a fact
-the model brought, not the passages: `supported`) is dropped, and the next query is the
-question itself; dropped again with the question already searched, the loop ends.
+the model brought, not the passages: `supported`) is dropped from the chain: it never reaches
+the reasoning or the answer. The next query is then the question itself, or, when the question
+was the last query, the dropped sentence (a search, not a claim: it finds the passage that
+can support or refute it, as IRCoT's queries do).
 """
 
 import re
@@ -137,10 +139,7 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> IrcotUpda
     kept = [s["text"] for s in state.get("strips") or [] if s["kept"]]
     dropped = bool(sentence) and not supported(sentence, kept, " ".join([question, *sentences]))
     answer = None if dropped else read_answer(sentence)
-    if dropped:
-        done = _why_dropped(state.get("search_query") == question, step, cap)
-    else:
-        done = _why_done(state, sentence, sentences, answer, step, cap)
+    done = _why_done(state, sentence, sentences, answer, step, cap, dropped=dropped)
     shown = IrcotStepEvent(
         type="ircot_step", node="ircot_step", step=step, sentence=sentence, answer=answer
     )
@@ -156,24 +155,24 @@ def ircot_step(state: State, runtime: Runtime[Context], deps: Deps) -> IrcotUpda
         ircot_done_reason=done.reason if done else None,
     )
     if dropped:
-        update["search_query"] = question
+        update["search_query"] = question if state.get("search_query") != question else sentence
     elif sentence:
         update |= {"reasoning": [*sentences, sentence], "search_query": sentence}
     return update
 
 
-def _why_dropped(searched: bool, step: int, cap: int) -> _Done | None:
-    """Return why the loop ends after a dropped sentence (None: search with the question)."""
-    if searched:
-        return _Done("no_fact", "no supported new fact: answering from what was found")
-    if step >= cap:
-        return _Done("cap", f"IRCoT reached its cap of {cap} steps; answering from what was found")
-    return None
-
-
 def _why_done(
-    state: State, sentence: str, sentences: list[str], answer: str | None, step: int, cap: int
+    state: State,
+    sentence: str,
+    sentences: list[str],
+    answer: str | None,
+    step: int,
+    cap: int,
+    *,
+    dropped: bool,
 ) -> _Done | None:
+    if dropped:  # nothing said: search again, within the cap
+        return _Done("cap", _capped(cap)) if step >= cap else None
     if answer:
         return _Done("answer", "the reasoning reached an answer")
     if not sentence:
@@ -181,5 +180,9 @@ def _why_done(
     if _adds_nothing(state, sentence, sentences):
         return _Done("no_progress", "nothing new retrieved or said: answering from what was found")
     if step >= cap:
-        return _Done("cap", f"IRCoT reached its cap of {cap} steps; answering from what was found")
+        return _Done("cap", _capped(cap))
     return None
+
+
+def _capped(cap: int) -> str:
+    return f"IRCoT reached its cap of {cap} steps; answering from what was found"

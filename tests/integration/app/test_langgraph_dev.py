@@ -92,9 +92,8 @@ def test_mounted_app_and_real_graph_run_under_langgraph_dev(dev_repo):
     retrieval = next(
         p.data for p in events if p.event == "custom" and p.data["type"] == "retrieval"
     )
-    assert [p["source"] for p in retrieval["passages"]][:1] == [
-        str(dev_repo.home / "uploads" / "paris.txt")
-    ]
+    # shown relative to the data home: no server path leaves the server (docs/security.md)
+    assert [p["source"] for p in retrieval["passages"]][:1] == ["uploads/paris.txt"]
     assert "updates" in kinds and "messages" in kinds
     state = client.threads.get_state(thread["thread_id"])
     assert state["values"]["answer"]

@@ -140,7 +140,7 @@ def test_a_sentence_is_kept_only_when_one_strip_holds_its_claim(sentence, kept):
     assert supported(sentence, kept, "Who wrote Grey Water?") is (len(kept) == 1)
 
 
-def test_an_unsupported_sentence_is_dropped_and_the_question_searched_next():
+def test_an_unsupported_sentence_is_dropped_and_searched_for_not_said():
     state = {
         "standalone_question": "Where was the author of Grey Water born?",
         "reasoning": ["Jane Roe wrote Grey Water."],
@@ -155,10 +155,15 @@ def test_an_unsupported_sentence_is_dropped_and_the_question_searched_next():
     assert out["ircot_done"] is None and out["ircot_answer"] is None
     assert events[-1]["dropped"] is True
     assert events[-1]["sentence"] == "Jane Roe was born in the Lake District."
-    again = {**state, "search_query": state["standalone_question"]}
+    again = {**state, "search_query": state["standalone_question"]}  # the question: searched
     out = ircot_step(again, make_runtime(), make_deps(generator=invented))
-    assert out["ircot_done"] == "no_fact"
-    assert out["ircot_done_reason"] == "no supported new fact: answering from what was found"
+    assert (
+        out["search_query"] == "Jane Roe was born in the Lake District." and "reasoning" not in out
+    )
+    assert out["ircot_done"] is None
+    capped = {**again, "ircot_steps": Context().ircot_max_steps - 1}
+    out = ircot_step(capped, make_runtime(), make_deps(generator=invented))
+    assert out["ircot_done"] == "cap" and "reasoning" not in out
     guessed = rule_model(default="So the answer is: the Lake District.")
     out = ircot_step(state, make_runtime(), make_deps(generator=guessed))
     assert out["ircot_answer"] is None  # an answer no strip holds is no answer
