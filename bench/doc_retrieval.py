@@ -8,7 +8,7 @@ The set's `docs/` folder is ingested as a user would (`acrag ingest`, default ch
 sent to the hybrid retriever as asked. No LLM runs. A question counts as found by passage when
 one retrieved chunk holds at least 80% of the words of one of its gold passages, and by token
 when an answer alias occurs (case-insensitive) in a retrieved chunk. Run it with another
-checkout's interpreter (e.g. /work/main/.venv/bin/python) to measure that checkout's chunker.
+checkout's interpreter (its `.venv/bin/python`) to measure that checkout's chunker.
 """
 
 import argparse
