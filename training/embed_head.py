@@ -10,6 +10,7 @@ where fine-tuning the cross-encoder's top layers got through too few examples (d
 
 import logging
 import random
+from collections.abc import Callable
 
 import torch
 
@@ -33,24 +34,14 @@ def fit_head(
     """Train a head with binary cross-entropy (AdamW); return it (eval mode) and the last loss."""
     torch.manual_seed(seed)
     head = RelevanceHead()
-    optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
-    order = list(range(len(labels)))
-    rng, loss_value = random.Random(seed), float("nan")
-    head.train()
-    for _ in range(epochs):
-        rng.shuffle(order)
-        for start in range(0, len(order), batch_size):
-            batch = torch.tensor(order[start : start + batch_size])
-            logits = head(questions[batch], passages[batch])
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, labels[batch].float()
-            )
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            loss_value = loss.item()
-    head.eval()
-    return head, loss_value
+
+    def loss(batch: torch.Tensor) -> torch.Tensor:
+        logits = head(questions[batch], passages[batch])
+        return torch.nn.functional.binary_cross_entropy_with_logits(logits, labels[batch].float())
+
+    return head, _train(
+        head, loss, len(labels), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed
+    )
 
 
 def fit_route_head(
@@ -65,17 +56,39 @@ def fit_route_head(
     """Train a route head with cross-entropy; return it (eval mode) and the last loss."""
     torch.manual_seed(seed)
     head = RouteHead()
+
+    def loss(batch: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.cross_entropy(head(questions[batch]), labels[batch])
+
+    return head, _train(
+        head, loss, len(labels), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed
+    )
+
+
+def _train(
+    head: torch.nn.Module,
+    loss_of: Callable[[torch.Tensor], torch.Tensor],
+    size: int,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float,
+    seed: int,
+) -> float:
+    """Run AdamW over shuffled mini-batches of `size` examples; leave `head` in eval mode.
+
+    Returns the last batch's loss (nan when there was no batch).
+    """
     optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=0.01)
-    rng, order, loss_value = random.Random(seed), list(range(len(labels))), float("nan")
+    rng, order, loss_value = random.Random(seed), list(range(size)), float("nan")
     head.train()
     for _ in range(epochs):
         rng.shuffle(order)
-        for start in range(0, len(order), batch_size):
-            batch = torch.tensor(order[start : start + batch_size])
-            loss = torch.nn.functional.cross_entropy(head(questions[batch]), labels[batch])
+        for start in range(0, size, batch_size):
+            loss = loss_of(torch.tensor(order[start : start + batch_size]))
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             loss_value = loss.item()
     head.eval()
-    return head, loss_value
+    return loss_value
