@@ -2,7 +2,7 @@
 
 Writes a file of `--mb` MB on one line with no sentence break (the shape that once drove an
 upload to 3.5 GB), then reports the peak resident set size (RSS) of:
-- `acrag ingest FILE` in a fresh process (`os.wait4`'s `ru_maxrss`), and
+- `acrag ingest FILE` in a fresh process (`ru_maxrss` read by a small launcher), and
 - `acrag serve` around `POST /acrag/upload` of the same file (`VmHWM` in /proc/<pid>/status).
 
     .venv/bin/python -m bench.ingest_memory [--mb 20] [--shape blob|words] [--chunk-only]
@@ -13,7 +13,6 @@ tokens, so the run measures reading, cutting and storing rather than the embeddi
 
 import argparse
 import json
-import os
 import random
 import subprocess
 import sys
@@ -45,13 +44,31 @@ def write_long_line(path: Path, mb: float, *, shape: str = "blob", seed: int = 0
     return path
 
 
+_PEAK_OF = (
+    "import os, subprocess, sys\n"
+    "child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n"
+)
+"""Runs a command and prints its `ru_maxrss` (KiB) and exit code, as `/usr/bin/time` does.
+
+Linux starts a child's `ru_maxrss` at the resident size of the process it was forked from
+(and keeps it across `exec`), so a child forked straight from a large process (a pytest
+worker holding models: 4.7 GB) reports that process's size, not its own. Forked from this
+small launcher instead, the figure is the command's own peak (plus at most the launcher's
+few MB).
+"""
+
+
 def ingest_peak_mb(path: Path, home: Path) -> tuple[float, int]:
     """Run `acrag ingest path` in a child; return its peak RSS in MB and its exit code."""
     command = [sys.executable, "-m", "app.cli", "--home", str(home), "ingest", "--no-progress"]
-    child = subprocess.Popen([*command, str(path)], cwd=REPO, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_maxrss / 1024, child.returncode
+    launcher = [sys.executable, "-I", "-c", _PEAK_OF]
+    done = subprocess.run(
+        [*launcher, *command, str(path)], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    peak_kib, code = done.stdout.split()
+    return int(peak_kib) / 1024, int(code)
 
 
 def chunk_peak_mb(path: Path) -> tuple[float, float, int, int]:
