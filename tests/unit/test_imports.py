@@ -119,3 +119,25 @@ def test_no_import_upward(package):
         if target.split(".")[0] in FORBIDDEN[package]
     )
     assert upward == []
+
+
+BENCH_LAYERS = {
+    "bench.harness": ("bench.reports", "bench.suites"),
+    "bench.reports": ("bench.suites",),
+}
+"""Inside bench: the harness runs benchmarks, reports read their results, suites use both."""
+
+
+@pytest.mark.parametrize("layer", sorted(BENCH_LAYERS))
+def test_bench_layers_import_downward_only(layer):
+    def inside(module: str, prefix: str) -> bool:
+        return module == prefix or module.startswith(prefix + ".")
+
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        if inside(module, layer)
+        for target in targets
+        if any(inside(target, above) for above in BENCH_LAYERS[layer])
+    )
+    assert upward == []
