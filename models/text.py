@@ -12,6 +12,8 @@ import re
 from typing import Literal
 
 __all__ = [
+    "AUXILIARIES",
+    "FUNCTION_WORDS",
     "claimed_words",
     "content_tokens",
     "leading_sentence",
@@ -21,12 +23,18 @@ __all__ = [
     "strip_markup",
 ]
 
-_STOPWORDS = frozenset(
-    "a an the of in on at to for from by with and or but is are was were be been being do does "
-    "did has have had what which who whom whose when where why how that this these those it its "
-    "as into about than then there their they he she his her him i you your we our us me my not "
-    "no yes so if can could would should will shall may might must one also such".split()
+AUXILIARIES = frozenset(
+    "is are was were am be been being do does did has have had can could should would will "
+    "shall may might must".split()
 )
+FUNCTION_WORDS = AUXILIARIES | frozenset(
+    "a an the of in on at to for from by with about as into than since after before during "
+    "and or but so if then also such not no yes one what which who whom whose when where why "
+    "how that this these those there it its they their he she his her him i me my you your "
+    "we our us".split()
+)
+"""The one function-word list: dropped from content words (`content_tokens`), and never the
+start of a name (`models.names`)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _STRIP_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 """A strip's sentence ends before a capital or digit, perhaps after a quote or bracket."""
@@ -40,7 +48,7 @@ def content_tokens(text: str) -> set[str]:
     """Return the lower-cased content words of `text` (stopwords dropped, plural 's' cut)."""
     tokens = set()
     for token in _TOKEN.findall(text.lower()):
-        if token in _STOPWORDS:
+        if token in FUNCTION_WORDS:
             continue
         if len(token) > 4 and token.endswith("s") and not token.endswith("ss"):
             token = token[:-1]
