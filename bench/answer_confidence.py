@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.judge_metrics import roc_auc
 from bench.metrics import normalize_answer
-from training.metrics import roc_auc
 
 __all__ = ["features", "fit_and_report", "load_rows", "main", "split_of"]
 

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bench.data import Question, load_questions
+from bench.judge_metrics import roc_auc
 from bench.records import Record, read_records
 from bench.replay import Replay
 from models.errors import UserError
 from models.judges import SupportChecker, SupportLevel
-from training.metrics import roc_auc
 
 __all__ = ["EvidenceMode", "answered_records", "evaluate_reader_answers", "separation"]
 

@@ -8,7 +8,7 @@ with its citations.
 
 import hashlib
 from collections.abc import Sequence
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -85,6 +85,10 @@ class Candidate(TypedDict):
     """The most likely support level."""
     is_use: float
     """IsUse in [0, 1]: usefulness (1-5) rescaled."""
+    strip_support: NotRequired[dict[str, SupportLevel]]
+    """The support level of each evidence strip alone (by strip hash), from the support judge's
+    same pass; `finalize` cites the strips it names `full` or `partial`. Absent when the judge
+    failed or judges the evidence only as a whole."""
     score: float
     """The weighted ranking score."""
     message_id: str | None

@@ -23,8 +23,8 @@ from models.followup import (
     without_context,
 )
 from models.followup_rules import pronouns
-from models.names import ARTICLES, AUX, FUNCTION_WORDS, name_runs
-from models.text import content_tokens, strip_markup
+from models.names import ARTICLES, NOT_NAMES, name_runs
+from models.text import AUXILIARIES, content_tokens, strip_markup
 from prompts.condense import CONDENSE_FOLLOW_UP, CONDENSE_SYSTEM
 from prompts.framing import as_data
 
@@ -82,7 +82,11 @@ def _is_sentence(referent: str, history: Sequence[Exchange]) -> bool:
     or more, or a name followed by a lowercase content word ("Marta Kello designed ...").
     """
     words = referent.split()
-    if len(words) > _MAX_REFERENT_WORDS or {w.lower() for w in words} & AUX or "?" in referent:
+    if (
+        len(words) > _MAX_REFERENT_WORDS
+        or {w.lower() for w in words} & AUXILIARIES
+        or "?" in referent
+    ):
         return True
     said = [t for e in history for t in (e.question, e.answer) if len(t.split()) >= 4]
     if any(content_tokens(t) <= content_tokens(referent) for t in said):
@@ -93,7 +97,7 @@ def _is_sentence(referent: str, history: Sequence[Exchange]) -> bool:
         after
         and words[0].lower() not in ARTICLES
         and after[0].islower()
-        and after[0] not in FUNCTION_WORDS
+        and after[0] not in NOT_NAMES
     )
 
 

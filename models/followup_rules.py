@@ -35,7 +35,7 @@ from typing import Literal
 
 from models.names import (
     ARTICLES,
-    FUNCTION_WORDS,
+    NOT_NAMES,
     TRAILING,
     bare,
     main_name,
@@ -174,7 +174,7 @@ def _resolution(turn: str, found: list[re.Match[str]], referent: str, source: So
 
 def _noun_follows(text: str, end: int) -> bool:
     following = re.match(r"\s+([A-Za-z][\w'-]*)", text[end:])
-    return following is not None and following.group(1).lower() not in FUNCTION_WORDS
+    return following is not None and following.group(1).lower() not in NOT_NAMES
 
 
 def _carried(previous: str, previous_turn: str) -> str:

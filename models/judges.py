@@ -13,7 +13,9 @@ __all__ = [
     "Route",
     "RouteDecision",
     "RetrievalEvaluator",
+    "EvidenceSupportChecker",
     "SupportChecker",
+    "SupportJudgement",
     "SupportLevel",
     "UsefulnessJudge",
 ]
@@ -59,6 +61,29 @@ class SupportChecker(Protocol):
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return a probability for each support level (they sum to one)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SupportJudgement:
+    """A support verdict on the whole evidence and, from the same pass, on each item alone."""
+
+    levels: dict[SupportLevel, float]
+    """P(full), P(partial), P(none) of the answer against all the evidence (as `support`)."""
+    each: list[SupportLevel]
+    """One level per evidence item, in order: how far that item alone supports the answer."""
+
+
+@runtime_checkable
+class EvidenceSupportChecker(SupportChecker, Protocol):
+    """A support checker that also judges each evidence item, in the same (cheap) pass.
+
+    `finalize` cites the items judged `full` or `partial`; a checker without this method (the
+    LLM one: one prompt per item would multiply its calls) leaves citations to word overlap.
+    """
+
+    def support_each(self, question: str, answer: str, evidence: Sequence[str]) -> SupportJudgement:
+        """Return the support of the whole evidence and the level of each item."""
         ...
 
 

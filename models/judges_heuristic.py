@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from langchain_core.embeddings import Embeddings
 
-from models.judges import Route, RouteDecision, SupportLevel
+from models.judges import Route, RouteDecision, SupportJudgement, SupportLevel
 from models.text import claimed_words, content_tokens, stems
 
 __all__ = [
@@ -122,11 +122,24 @@ class HeuristicSupportChecker:
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return P(full), P(partial), P(none), summing to one."""
+        return _recall_levels(_recall(stems(claimed_words(answer, question)), evidence))
+
+    def support_each(self, question: str, answer: str, evidence: Sequence[str]) -> SupportJudgement:
+        """Return the support of all the evidence and of each item alone (its likeliest level)."""
         claimed = stems(claimed_words(answer, question))
-        found = stems(content_tokens(" ".join(evidence)))
-        recall = len(claimed & found) / len(claimed) if claimed else 0.5
-        full, none = recall**2, (1.0 - recall) ** 2
-        return {"full": full, "partial": 1.0 - full - none, "none": none}
+        each = [_recall_levels(_recall(claimed, [text])) for text in evidence]
+        levels = _recall_levels(_recall(claimed, evidence))
+        return SupportJudgement(levels, [max(item, key=lambda k: item[k]) for item in each])
+
+
+def _recall(claimed: set[str], evidence: Sequence[str]) -> float:
+    found = stems(content_tokens(" ".join(evidence)))
+    return len(claimed & found) / len(claimed) if claimed else 0.5
+
+
+def _recall_levels(recall: float) -> dict[SupportLevel, float]:
+    full, none = recall**2, (1.0 - recall) ** 2
+    return {"full": full, "partial": 1.0 - full - none, "none": none}
 
 
 _REFUSAL = re.compile(

@@ -7,10 +7,12 @@ The Ninth Gate?") unless the word is an initial ("Michael C. Hall").
 
 import re
 
+from models.text import FUNCTION_WORDS
+
 __all__ = [
     "ARTICLES",
-    "AUX",
-    "FUNCTION_WORDS",
+    "NOT_NAMES",
+    "REQUESTS",
     "TRAILING",
     "bare",
     "capital",
@@ -20,15 +22,9 @@ __all__ = [
     "without_conjunction",
 ]
 
-AUX = frozenset(
-    "is are was were am be been do does did has have had can could should would will shall "
-    "may might must".split()
-)
-FUNCTION_WORDS = AUX | frozenset(
-    "a an the and or but to of in on at for from by with about as than if when where why how "
-    "who whom whose which what that this since after before during tell name list give "
-    "explain describe show".split()
-)
+REQUESTS = frozenset("tell name list give explain describe show".split())
+"""Verbs that open a request ("Name the ...", "Tell me ..."), never a name."""
+NOT_NAMES = FUNCTION_WORDS | REQUESTS
 """Words that do not start a name (nor follow a possessive "her")."""
 ARTICLES = ("the", "a", "an")
 _CONJUNCTION = re.compile(r"^(and|so|but|also|then|ok|okay)\b[,\s]*", re.IGNORECASE)
@@ -102,7 +98,7 @@ def _fits(words: list[str], i: int, start: int) -> bool:
     number = word[:1].isdigit() and _capital_at(words, i + 1 if i == start else i - 1)
     if i == start:
         article = lower in ARTICLES and _capital_at(words, i + 1)
-        return number or (capital(word) and (lower not in FUNCTION_WORDS or article))
+        return number or (capital(word) and (lower not in NOT_NAMES or article))
     joiner = lower in _JOINERS and _capital_after_joiners(words, i)
     return capital(word) or joiner or number
 

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.judges import SupportLevel
+from models.judges import SupportJudgement, SupportLevel
 from models.text import split_sentences
 
 __all__ = [
@@ -103,7 +103,7 @@ def evidence_windows(
 
 
 class TrainedSupportJudge:
-    """A trained MiniLM judge of whether evidence supports an answer (a `SupportChecker`).
+    """A trained MiniLM judge of whether evidence supports an answer (`EvidenceSupportChecker`).
 
     `logits` maps (first segments, windows) to one logit per pair; `manifest` holds the
     thresholds and the window size.
@@ -131,20 +131,32 @@ class TrainedSupportJudge:
 
     def score_many(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[float]:
         """Score (question, answer, evidence) triples in one batched pass (-1 without evidence)."""
+        each = self.score_items(items)
+        return [max(scores, default=-1.0) for scores in each]
+
+    def score_items(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[list[float]]:
+        """Score each evidence item of each triple alone, all in one batched pass.
+
+        An item's score is its best window (-1 for an item with no sentence); the triple's
+        score (`score_many`) is the best item's, so both come from the same logits.
+        """
         import torch
 
         firsts, seconds, owners = [], [], []
         for index, (question, answer, evidence) in enumerate(items):
-            for window in self.windows(evidence):
-                firsts.append(support_input(question, answer))
-                seconds.append(window)
-                owners.append(index)
-        best = [-1.0] * len(items)
+            for item, text in enumerate(evidence):
+                for window in self.windows([text]):
+                    firsts.append(support_input(question, answer))
+                    seconds.append(window)
+                    owners.append((index, item))
+        best = [[-1.0] * len(evidence) for _, _, evidence in items]
         if not firsts:
             return best
         logits = torch.as_tensor(self.logits(firsts, seconds)).reshape(-1)
-        for owner, value in zip(owners, (2 * torch.sigmoid(logits) - 1).tolist(), strict=True):
-            best[owner] = max(best[owner], value)
+        for (owner, item), value in zip(
+            owners, (2 * torch.sigmoid(logits) - 1).tolist(), strict=True
+        ):
+            best[owner][item] = max(best[owner][item], value)
         return best
 
     def score(self, question: str, answer: str, evidence: Sequence[str]) -> float:
@@ -155,11 +167,21 @@ class TrainedSupportJudge:
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
         """Return P(full), P(partial), P(none) from the score and the recorded thresholds."""
+        return self.support_each(question, answer, evidence).levels
+
+    def support_each(self, question: str, answer: str, evidence: Sequence[str]) -> SupportJudgement:
+        """Return the support of all the evidence and each item's level, from one pass."""
+        thresholds = self._thresholds()
+        each = self.score_items([(question, answer, evidence)])[0]
+        levels = support_distribution(max(each, default=-1.0), thresholds)
+        return SupportJudgement(levels, [support_level(score, thresholds) for score in each])
+
+    def _thresholds(self) -> SupportThresholds:
         from models.artifact import ArtifactError
 
         if self.thresholds is None:
             raise ArtifactError("the support artifact records no thresholds; calibrate it")
-        return support_distribution(self.score(question, answer, evidence), self.thresholds)
+        return self.thresholds
 
 
 _lock = threading.Lock()

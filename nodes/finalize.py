@@ -7,7 +7,7 @@ retrieval route, the answer says so plainly instead of guessing.
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 from langchain_core.messages import AIMessage, AnyMessage
@@ -15,8 +15,9 @@ from langgraph.runtime import Runtime
 
 from graphs.context import Context
 from graphs.deps import Deps
-from graphs.events import AnswerEvent, Citation, emit, source_label
+from graphs.events import AnswerEvent, Citation, emit, fallback, source_label
 from graphs.state import Candidate, State, Strip
+from models.judges import SupportLevel
 from models.text import claimed_words, content_tokens
 from prompts.generate import NOT_FOUND
 
@@ -24,6 +25,7 @@ __all__ = [
     "FinalUpdate",
     "NOT_IN_DOCUMENTS",
     "NO_ANSWER",
+    "OVERLAP_CITATIONS",
     "cite",
     "finalize",
     "same_words",
@@ -34,13 +36,30 @@ NO_ANSWER = "I could not produce an answer."
 NOT_IN_DOCUMENTS = "I could not find the answer in your documents."
 
 
-def cite(answer: str, evidence: Sequence[Strip], *, question: str = "") -> list[Citation]:
-    """Return the evidence strips that share the answer's new words (all of them if none do).
+OVERLAP_CITATIONS = "citations chosen by shared words: the support judge judged no strip alone"
+"""The `degraded` reason when `finalize` falls back from the judge's verdicts to word overlap."""
 
-    One citation per source (`source_label`); each carries its strip's and passage's hashes.
+
+def cite(
+    answer: str,
+    evidence: Sequence[Strip],
+    *,
+    question: str = "",
+    judged: Mapping[str, SupportLevel] | None = None,
+) -> list[Citation]:
+    """Return the evidence strips that support the answer (all of them if none does).
+
+    With `judged` (the support judge's level per strip hash, `Candidate.strip_support`), a
+    strip supports the answer when the judge found it `full` or `partial` on its own; without
+    it, when it shares one of the answer's new words. One citation per source
+    (`source_label`); each carries its strip's and passage's hashes.
     """
-    words = claimed_words(answer, question)
-    supporting = [s for s in evidence if words & content_tokens(s["text"])] or list(evidence)
+    if judged is not None:
+        supporting = [s for s in evidence if judged.get(s["hash"], "none") != "none"]
+    else:
+        words = claimed_words(answer, question)
+        supporting = [s for s in evidence if words & content_tokens(s["text"])]
+    supporting = supporting or list(evidence)
     citations: list[Citation] = []
     for strip in supporting:
         where = source_label(strip)
@@ -82,13 +101,33 @@ def same_words(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-def _notes(state: State, *, abstained: bool, guess: str | None) -> list[str]:
+def _notes(state: State, *, abstained: bool, guess: str | None, degraded: list[str]) -> list[str]:
     stop = state.get("stop_reason")
     notes = [f"Stopped early: {stop}."] if stop else []
-    notes += [f"Degraded: {reason}." for reason in state.get("degraded") or []]
+    notes += [f"Degraded: {reason}." for reason in [*(state.get("degraded") or []), *degraded]]
     if abstained and guess:
         notes.append(f"Model-only guess (not from your documents): {guess}")
     return notes
+
+
+def _cited(
+    runtime: Runtime[Context],
+    text: str,
+    evidence: Sequence[Strip],
+    best: Candidate | None,
+    *,
+    question: str,
+) -> tuple[list[Citation], list[str]]:
+    """Cite what the support judge found supporting; say so when overlap had to choose."""
+    judged = best.get("strip_support") if best else None
+    if judged is not None or not evidence:
+        return cite(text, evidence, question=question, judged=judged), []
+    problem = "no verdict per strip"
+    emit(
+        runtime,
+        fallback("finalize", "support", problem, used="word overlap", degraded=OVERLAP_CITATIONS),
+    )
+    return cite(text, evidence, question=question), [OVERLAP_CITATIONS]
 
 
 class FinalUpdate(TypedDict):
@@ -114,8 +153,9 @@ def finalize(state: State, runtime: Runtime[Context], deps: Deps) -> FinalUpdate
     guess = text if guessed else None  # the model's own answer: never the no-answer filler
     if abstained:
         text, evidence = NOT_IN_DOCUMENTS, []
-    citations = cite(text, evidence, question=state.get("standalone_question", ""))
-    notes = _notes(state, abstained=abstained, guess=guess)
+    question = state.get("standalone_question", "")
+    citations, degraded = _cited(runtime, text, evidence, best, question=question)
+    notes = _notes(state, abstained=abstained, guess=guess, degraded=degraded)
     live = next((c for c in candidates if c.get("message_id")), None)
     streamed = live["message_id"] if live else None
     revised = live is not None and (abstained or same_words(live["text"]) != same_words(text))

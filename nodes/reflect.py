@@ -15,7 +15,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import CandidateView, CritiqueEvent, RetryEvent, cap_reached, emit
 from graphs.state import Candidate, State, Strip
-from models.judges import SupportLevel
+from models.judges import EvidenceSupportChecker, SupportChecker, SupportJudgement, SupportLevel
 from nodes._common import ask_judge
 
 __all__ = ["RETRY_STEPS", "ReflectUpdate", "rank_candidates", "reflect"]
@@ -44,25 +44,38 @@ def _valid_support(found: object) -> bool:
     return isinstance(found, dict) and abs(sum(found.values()) - 1) < 1e-3
 
 
+def _valid_judgement(found: SupportJudgement, count: int) -> bool:
+    """Accept valid levels with one level per item, or none (a checker judging only the whole)."""
+    return _valid_support(found.levels) and len(found.each) in (0, count)
+
+
+def _judge_support(
+    checker: SupportChecker, question: str, answer: str, evidence: list[str]
+) -> SupportJudgement:
+    """Ask for the whole evidence's support and, when the checker offers it, each item's."""
+    if isinstance(checker, EvidenceSupportChecker):
+        return checker.support_each(question, answer, evidence)
+    return SupportJudgement(checker.support(question, answer, evidence), [])
+
+
 def _support(
     candidate: Candidate,
     evidence: list[Strip],
     question: str,
     runtime: Runtime[Context],
     deps: Deps,
-) -> dict[SupportLevel, float]:
+) -> SupportJudgement:
+    texts = [s["text"] for s in evidence]
     found = ask_judge(
         runtime,
         node="reflect",
         judge="support",
         get=lambda: deps.support_for(runtime.context),
-        call=lambda checker: checker.support(
-            question, candidate["text"], [s["text"] for s in evidence]
-        ),
-        check=_valid_support,
+        call=lambda checker: _judge_support(checker, question, candidate["text"], texts),
+        check=lambda found: _valid_judgement(found, len(texts)),
         used="partial",
     )
-    return found or _NEUTRAL_SUPPORT
+    return found or SupportJudgement(_NEUTRAL_SUPPORT, [])
 
 
 def _usefulness(
@@ -88,9 +101,10 @@ def _critique(
     deps: Deps,
 ) -> Candidate:
     evidence = [strips[h] for h in candidate["strip_hashes"] if h in strips]
-    support = _NEUTRAL_SUPPORT
+    judged = SupportJudgement(_NEUTRAL_SUPPORT, [])
     if evidence:  # without evidence (route A) support is not judged
-        support = _support(candidate, evidence, question, runtime, deps)
+        judged = _support(candidate, evidence, question, runtime, deps)
+    support = judged.levels
     use = _usefulness(candidate, question, runtime, deps)
     done = Candidate(**candidate)
     done["is_rel"] = (
@@ -99,6 +113,8 @@ def _critique(
     done["is_sup"] = round(support["full"] + 0.5 * support["partial"], 4)
     done["support"] = max(support, key=lambda k: support[k]) if evidence else "partial"
     done["is_use"] = round((use - 1) / 4, 4)
+    if judged.each:  # what `finalize` cites; absent when the checker judged no item alone
+        done["strip_support"] = {s["hash"]: lv for s, lv in zip(evidence, judged.each, strict=True)}
     return done
 
 

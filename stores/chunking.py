@@ -1,11 +1,12 @@
 """Sentence-respecting, token-aware chunking with content-hash ids."""
 
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+from models.text import split_sentences as split_text_sentences
 
 __all__ = [
     "DEFAULT_CHUNK_TOKENS",
@@ -27,11 +28,6 @@ DEFAULT_OVERLAP = 40
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
-# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) before whitespace
-# and a capital, digit or quote; paragraph breaks always end a sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[A-Z0-9])")
-_PARAGRAPH = re.compile(r"\n\s*\n")
-_SPACE = re.compile(r"\s+")
 CHARS_PER_TOKEN_CAP = 8
 """A text longer than `CHARS_PER_TOKEN_CAP` characters per allowed token is cut into windows
 of that size before any tokenizer sees it, so memory never grows with one long line."""
@@ -127,13 +123,8 @@ def count_in_batches(texts: Sequence[str], count: TokenCounter) -> list[int]:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split `text` into sentences, treating blank lines as hard breaks."""
-    sentences: list[str] = []
-    for paragraph in _PARAGRAPH.split(text):
-        flat = _SPACE.sub(" ", paragraph).strip()  # no list of every word of a long line
-        if flat:
-            sentences.extend(part for part in _SENTENCE_END.split(flat) if part.strip())
-    return sentences
+    """Split `text` into sentences, treating blank lines as hard breaks (`models.text`)."""
+    return split_text_sentences(text, rule="chunks")
 
 
 def _split_long(sentence: str, tokens: int, limit: int) -> list[str]:

@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from graphs.context import Context
 from graphs.deps import Deps
 from graphs.state import Passage, content_hash
-from models.judges import Route, RouteDecision, SupportLevel
+from models.judges import Route, RouteDecision, SupportJudgement, SupportLevel
 from models.structured import StructuredOutputMixin
 
 
@@ -196,12 +196,20 @@ class FixedSupport:
     def support(
         self, question: str, answer: str, evidence: Sequence[str]
     ) -> dict[SupportLevel, float]:
-        level: SupportLevel = "full" if self.needle and self.needle in answer else self.otherwise
+        level = self._level(answer)
         return {
             "full": float(level == "full"),
             "partial": float(level == "partial"),
             "none": float(level == "none"),
         }
+
+    def support_each(self, question: str, answer: str, evidence: Sequence[str]) -> SupportJudgement:
+        """Judge the whole evidence as `support` does, and each item by the same rule."""
+        levels = self.support(question, answer, evidence)
+        return SupportJudgement(levels, [self._level(answer)] * len(evidence))
+
+    def _level(self, answer: str) -> SupportLevel:
+        return "full" if self.needle and self.needle in answer else self.otherwise
 
 
 @dataclass

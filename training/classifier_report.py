@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from bench.judge_metrics import accuracy
 from training.labels import ROUTES
-from training.metrics import accuracy
 from training.route_a import ChatExample
 
 __all__ = [

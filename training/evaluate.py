@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.judge_metrics import accuracy, confusion_matrix
 from training.calibrate import pair_metrics
 from training.classifier_report import (
     chat_report,
@@ -14,7 +15,6 @@ from training.classifier_report import (
     routing_outcome,
 )
 from training.labels import ROUTES, read_label_file, route_labels
-from training.metrics import accuracy, confusion_matrix
 from training.route_a import ROUTE_A_FILE, read_route_a
 
 __all__ = ["evaluate_classifier", "evaluate_evaluator", "evaluate_support"]

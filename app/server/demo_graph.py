@@ -25,6 +25,7 @@ from langgraph.types import Checkpointer
 
 from models.judges import Route, RouteDecision
 from models.judges_heuristic import HeuristicSupportChecker, HeuristicUsefulness
+from models.text import split_sentences
 from nodes.rewrite_query import fallback_keywords
 from stores.home import acrag_home
 from stores.web import WebResults
@@ -42,7 +43,6 @@ _WEB_PAGE = Document(
 )
 _WORD = re.compile(r"\w+")
 _PASSAGE = re.compile(r'<passage id="\d+" title="[^"]*">\s*(.*?)\s*</passage>', re.S)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _LAST_QUESTION = re.compile(r"Last question: (.*)")
 
 
@@ -72,7 +72,7 @@ class DemoModel(BaseChatModel):
         if found := _LAST_QUESTION.search(prompt):  # condense: keep the turn as it is
             return found.group(1)
         passages = _PASSAGE.findall(prompt.split("Now the real task.")[-1])
-        first = _SENTENCE.split(passages[0])[0] if passages else ""
+        first = (split_sentences(passages[0]) or [""])[0] if passages else ""
         if "Reasoning:" in prompt:  # an IRCoT step: one fact, then the answer
             done = prompt.rstrip().endswith(first)
             return f"So the answer is: {first.rstrip('.')}." if done or not first else first

@@ -15,13 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("app", "bench", "graphs", "models", "nodes", "prompts", "stores", "training")
 FORBIDDEN = {
     "models": ("training", "bench", "app", "graphs", "nodes", "stores"),
-    "bench": ("app",),
+    "bench": ("app", "training"),
     "graphs": ("app", "bench", "training"),
     "nodes": ("app", "bench", "training"),
     "stores": ("app", "bench", "training", "graphs", "nodes"),
 }
 """For each package, the packages it must never import (runtime never imports training or
-benchmark code; the ground floor imports nothing above it)."""
+benchmark code; training is the layer above bench, which measures it; the ground floor imports
+nothing above it)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -116,5 +117,27 @@ def test_no_import_upward(package):
         if module.split(".")[0] == package
         for target in targets
         if target.split(".")[0] in FORBIDDEN[package]
+    )
+    assert upward == []
+
+
+BENCH_LAYERS = {
+    "bench.harness": ("bench.reports", "bench.suites"),
+    "bench.reports": ("bench.suites",),
+}
+"""Inside bench: the harness runs benchmarks, reports read their results, suites use both."""
+
+
+@pytest.mark.parametrize("layer", sorted(BENCH_LAYERS))
+def test_bench_layers_import_downward_only(layer):
+    def inside(module: str, prefix: str) -> bool:
+        return module == prefix or module.startswith(prefix + ".")
+
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        if inside(module, layer)
+        for target in targets
+        if any(inside(target, above) for above in BENCH_LAYERS[layer])
     )
     assert upward == []

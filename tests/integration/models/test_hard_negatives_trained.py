@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from bench.sufficiency import evidence_sets, score_sets
 from models.evaluator import load_evaluator
+from training.sufficiency import evidence_sets, score_sets
 
 pytestmark = pytest.mark.integration
 

@@ -6,7 +6,7 @@ from langchain_core.messages import AIMessageChunk, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs import Context, InvalidQuestionError, build_graph
-from nodes.finalize import NOT_IN_DOCUMENTS
+from nodes.finalize import NOT_IN_DOCUMENTS, OVERLAP_CITATIONS
 from prompts.ircot import IRCOT_SYSTEM
 from tests.fakes import (
     FakeClassifier,
@@ -407,7 +407,9 @@ def test_judge_junk_falls_back_and_is_recorded():
     assert final["route"] == "B"
     assert final["crag_action"] == "Ambiguous"
     assert final["answer"] == ANSWER
-    assert final["degraded"] == [] and final["notes"] == []  # junk is retried, not degraded
+    # junk is retried, not degraded; only the citations, chosen without the judge, are
+    assert final["degraded"] == [OVERLAP_CITATIONS]
+    assert final["notes"] == [f"Degraded: {OVERLAP_CITATIONS}."]
 
 
 def test_runs_without_an_explicit_context_using_the_defaults():

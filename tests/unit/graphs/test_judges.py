@@ -4,7 +4,12 @@ import pytest
 
 from graphs.context import Context
 from graphs.deps import Deps, JudgeUnavailableError, make_classifier, make_evaluator
-from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
+from models.judges import (
+    ComplexityClassifier,
+    EvidenceSupportChecker,
+    RetrievalEvaluator,
+    UsefulnessJudge,
+)
 from models.judges_heuristic import (
     HeuristicClassifier,
     HeuristicEvaluator,
@@ -61,6 +66,10 @@ def test_heuristic_support_and_usefulness():
     none = checker.support("Capital of France?", "Lyon", ["Paris is the capital of France."])
     assert full["full"] == 1.0 and none["none"] == 1.0
     assert math.isclose(sum(checker.support("q", "Paris and Lyon", ["Paris"]).values()), 1.0)
+    evidence = ["Paris is the capital of France.", "Lyon is the third city."]
+    each = checker.support_each("Capital of France?", "Paris", evidence)
+    assert each.levels == checker.support("Capital of France?", "Paris", evidence)
+    assert each.each == ["full", "none"]
     judge = HeuristicUsefulness()
     assert judge.usefulness("Capital?", "Paris.") == 5.0
     assert judge.usefulness("Capital?", "I don't know.") == 1.5
@@ -70,7 +79,7 @@ def test_heuristic_support_and_usefulness():
 def test_heuristic_judges_satisfy_the_protocols():
     assert isinstance(HeuristicClassifier(), ComplexityClassifier)
     assert isinstance(HeuristicEvaluator(), RetrievalEvaluator)
-    assert isinstance(HeuristicSupportChecker(), SupportChecker)
+    assert isinstance(HeuristicSupportChecker(), EvidenceSupportChecker)
     assert isinstance(HeuristicUsefulness(), UsefulnessJudge)
 
 

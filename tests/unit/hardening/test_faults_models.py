@@ -13,7 +13,7 @@ import models.registry as registry
 from graphs import Context, build_graph
 from models.judges_llm import LlmClassifier, LlmEvaluator, LlmSupportChecker, LlmUsefulness
 from nodes._degrade import NODE_ATTEMPTS
-from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS
+from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS, OVERLAP_CITATIONS
 from tests.fakes import (
     FakeClassifier,
     FakeRetriever,
@@ -271,4 +271,5 @@ def test_missing_trained_support_judge_is_told_in_the_answer(
     deps_module._judge.cache_clear()
     fallbacks = [e for e in result["events"] if e["type"] == "fallback" and e["judge"] == "support"]
     assert fallbacks and fallbacks[0]["node"] == "reflect" and fallbacks[0]["degraded"] == reason
-    assert degraded_once(result, reason)
+    assert result["degraded"] == [reason, OVERLAP_CITATIONS]  # and citations fell back to overlap
+    assert result["notes"] == [f"Degraded: {reason}.", f"Degraded: {OVERLAP_CITATIONS}."]

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from models.artifact import ArtifactError
-from models.judges import SupportChecker
+from models.judges import EvidenceSupportChecker, SupportChecker
 from models.support import (
     SupportThresholds,
     TrainedSupportJudge,
@@ -96,3 +96,13 @@ def test_support_thresholds_bound_false_none_and_false_full() -> None:
     assert chosen.supported == pytest.approx(0.21)  # no unsupported pair reaches it
     assert all(support_level(s, chosen) != "none" for s in good)
     assert all(support_level(s, chosen) != "full" for s in bad)
+
+
+def test_each_item_is_judged_alone_in_the_same_pass_as_the_whole() -> None:
+    trained = judge()
+    evidence = ["Paris is the capital of France.", "Lyon is the third city.", ""]
+    found = trained.support_each("Capital?", "Paris", evidence)
+    assert found.each == ["full", "none", "none"]
+    assert found.levels == trained.support("Capital?", "Paris", evidence)
+    assert trained.logits.calls == 2  # type: ignore[attr-defined]  # one pass per call
+    assert isinstance(trained, EvidenceSupportChecker)

@@ -1,8 +1,8 @@
 import pytest
 
+from bench.judge_metrics import accuracy, confusion_matrix, roc_auc
 from training.answers import answer_in, normalize_answer
 from training.data import build_pairs, is_relevant, split_strips
-from training.metrics import accuracy, confusion_matrix, roc_auc
 
 
 def test_squad_normalisation_and_answer_match() -> None:

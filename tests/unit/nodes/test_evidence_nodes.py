@@ -5,7 +5,14 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graphs.context import Context
 from graphs.graph import recorded
-from nodes.finalize import NO_ANSWER, NOT_IN_DOCUMENTS, cite, finalize, should_abstain
+from nodes.finalize import (
+    NO_ANSWER,
+    NOT_IN_DOCUMENTS,
+    OVERLAP_CITATIONS,
+    cite,
+    finalize,
+    should_abstain,
+)
 from nodes.generate import clean_answer, evidence_groups, generate
 from nodes.retrieve import retrieve
 from nodes.web_search import paragraphs, web_search
@@ -198,6 +205,35 @@ def test_cite_prefers_strips_sharing_the_answer_words():
     assert len(cite("Lyon.", strips)) == 2
 
 
+def test_cite_takes_the_strips_the_judge_found_supporting_over_shared_words():
+    strips = [
+        {**kept("a", "p", 0.9), "text": "Paris hosts the Louvre.", "position": 1},
+        {**kept("b", "q", 0.5), "text": "The seat of government sits by the Seine.", "position": 2},
+    ]
+    judged = {"a": "none", "b": "partial"}
+    assert [c["position"] for c in cite("Paris.", strips, judged=judged)] == [2]
+    assert [c["position"] for c in cite("Paris.", strips)] == [1]  # overlap alone picks a
+    nothing = {"a": "none", "b": "none"}
+    assert [c["position"] for c in cite("Paris.", strips, judged=nothing)] == [1, 2]
+
+
+def test_finalize_without_verdicts_per_strip_cites_by_overlap_and_says_so():
+    strips = [{**kept("a", "p", 0.5), "text": "Paris is the capital."}, kept("b", "q", 0.5)]
+    state = {
+        "standalone_question": "capital of France?",
+        "strips": strips,
+        "candidates": [{"text": "Paris.", "strip_hashes": ["a", "b"], "support": "full"}],
+    }
+    out = recorded(finalize)(state, make_runtime(), make_deps())
+    assert [c["strip_hash"] for c in out["citations"]] == ["a"]
+    assert out["degraded"] == [OVERLAP_CITATIONS]
+    assert out["notes"] == [f"Degraded: {OVERLAP_CITATIONS}."]
+    assert [(e["type"], e["node"]) for e in out["events"]] == [
+        ("fallback", "finalize"),
+        ("answer", "finalize"),
+    ]
+
+
 def test_finalize_keeps_the_answer_bare_with_citations_and_notes_as_data():
     strips = [
         {**kept("a", "p", 0.5), "text": "Paris is the capital."},
@@ -212,7 +248,14 @@ def test_finalize_keeps_the_answer_bare_with_citations_and_notes_as_data():
         "standalone_question": "capital of France?",
         "retrievals": 1,
         "strips": strips,
-        "candidates": [{"text": "Paris.", "strip_hashes": ["a", "w"], "support": "full"}],
+        "candidates": [
+            {
+                "text": "Paris.",
+                "strip_hashes": ["a", "w"],
+                "support": "full",
+                "strip_support": {"a": "full", "w": "partial"},
+            }
+        ],
         "stop_reason": "the answer is not supported after 1 retries (cap reached)",
         "degraded": ["web search failed: TimeoutError: hung"],
     }
@@ -369,7 +412,12 @@ def test_the_answer_is_revised_only_when_its_words_differ_from_the_draft(draft, 
         "standalone_question": "capital of France?",
         "strips": strips,
         "candidates": [
-            {"text": final, "strip_hashes": ["a"], "support": "full"},
+            {
+                "text": final,
+                "strip_hashes": ["a"],
+                "support": "full",
+                "strip_support": {"a": "full"},
+            },
             {"text": draft, "strip_hashes": ["a"], "support": "none", "message_id": "draft-1"},
         ],
     }

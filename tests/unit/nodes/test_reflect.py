@@ -152,3 +152,30 @@ def test_the_trained_support_judge_drives_reflection_when_chosen(monkeypatch):
     assert invented["candidates"][0]["support"] == "none" and invented["retry"] == "regenerate"
     assert supported["candidates"][0]["support"] == "full" and supported["retry"] is None
     assert supported["candidates"][0]["is_sup"] > 0.9 > 0.1 > invented["candidates"][0]["is_sup"]
+
+
+def test_reflect_keeps_the_trained_judges_verdict_on_each_strip_from_one_pass():
+    import models.support
+
+    logits = AnswerInWindowLogits()
+    manifest = {"thresholds": {"supported": 0.5, "unsupported": -0.3}}
+    trained = models.support.TrainedSupportJudge(logits, manifest)
+    state = {
+        **state_with(["Lyon"]),
+        "strips": [strip("a", 0.8), {**strip("b", 0.2), "text": "Lyon is the third city."}],
+    }
+    out = reflect(state, make_runtime(), make_deps(support=trained))
+    assert out["candidates"][0]["strip_support"] == {"a": "none", "b": "full"}
+    assert out["candidates"][0]["support"] == "full" and logits.calls == 1
+
+
+def test_a_checker_judging_only_the_whole_evidence_leaves_no_verdict_per_strip():
+    class WholeOnly:
+        def support(self, question, answer, evidence):
+            return {"full": 1.0, "partial": 0.0, "none": 0.0}
+
+    out = reflect(state_with(["Paris"]), make_runtime(), make_deps(support=WholeOnly()))
+    assert out["candidates"][0]["support"] == "full"
+    assert "strip_support" not in out["candidates"][0]
+    junk = reflect(state_with(["Paris"]), make_runtime(), make_deps(support=JunkJudge()))
+    assert "strip_support" not in junk["candidates"][0]

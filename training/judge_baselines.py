@@ -1,9 +1,10 @@
 """Judge benchmarks: the trained evaluator against bi-encoder cosine and the LLM judge, and speed.
 
-Run `python -m bench.judges --data ../shared/data/qa/*.dev.jsonl --sample 200`. All judges see
-the same seeded sample of (question, passage) pairs built as in `acrag judges eval` (relevant
-passages, same-question hard distractors, other questions' passages). The cosine baseline has
-no natural cut, so its accuracy uses the best cut on the sample itself (optimistic for it).
+Run `python -m training.judge_baselines --data ../shared/data/qa/*.dev.jsonl --sample 200`.
+All judges see the same seeded sample of (question, passage) pairs built as in `acrag judges
+eval` (relevant passages, same-question hard distractors, other questions' passages). The cosine
+baseline has no natural cut, so its accuracy uses the best cut on the sample itself (optimistic
+for it). A training report (it reads the training pairs), so it lives above bench.
 """
 
 import argparse
@@ -18,9 +19,9 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from bench.judge_metrics import accuracy
 from training.calibrate import pair_metrics
 from training.data import Pair, build_pairs, load_records
-from training.metrics import accuracy
 
 __all__ = ["compare_judges", "main", "speed"]
 
@@ -111,7 +112,7 @@ def speed(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the comparison (and the speed test) and print JSON."""
-    parser = argparse.ArgumentParser(prog="python -m bench.judges")
+    parser = argparse.ArgumentParser(prog="python -m training.judge_baselines")
     parser.add_argument("--data", nargs="+", type=Path, required=True)
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--llm", default="local", help="chat model for the LLM judge; '' skips it")

@@ -1,6 +1,6 @@
 """Does the kept evidence *state the answer*? Gold evidence against the same evidence gold-removed.
 
-python -m bench.sufficiency --data ../shared/data/qa/*.dev.jsonl [--per-dataset 15]
+python -m training.sufficiency --data ../shared/data/qa/*.dev.jsonl [--per-dataset 15]
     [--evaluator DIR ...] [--recall 0.95]
 
 Per question (up to `per-dataset` per dataset, seeded) two evidence sets of `set_size`
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.judge_metrics import roc_auc
 from training.answers import answer_in
 from training.data import is_relevant, load_records
 from training.hard_negatives import answerless, title_index
-from training.metrics import roc_auc
 
 __all__ = ["EvidenceSet", "choose_threshold", "evidence_sets", "main", "score_sets"]
 
@@ -156,7 +156,7 @@ def report(sets: Sequence[EvidenceSet], scored: Sequence[dict[str, float]], reca
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure the candidate sufficiency scores of one or more evaluator artifacts."""
-    parser = argparse.ArgumentParser(prog="python -m bench.sufficiency", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m training.sufficiency", description=__doc__)
     parser.add_argument("--data", nargs="+", type=Path, required=True, help="QA JSONL files")
     parser.add_argument("--per-dataset", type=int, default=15, help="questions per dataset")
     parser.add_argument("--set-size", type=int, default=3, help="passages per evidence set")

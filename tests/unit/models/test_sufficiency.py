@@ -1,4 +1,4 @@
-from bench.sufficiency import EvidenceSet, choose_threshold, evidence_sets, report, score_sets
+from training.sufficiency import EvidenceSet, choose_threshold, evidence_sets, report, score_sets
 
 GOLD = (
     "The Flash is an American series. The fourth season began airing in 2017. "
