@@ -65,8 +65,11 @@ class Context:
     generator_model: str = _opt(
         DEFAULT_MODEL, "Chat model spec that writes answers and IRCoT sentences."
     )
+    follow_up_model: str = _opt(
+        DEFAULT_MODEL, "Chat model spec of the `llm` follow-up rewriter (`follow_ups`)."
+    )
     rewriter_model: str = _opt(
-        HELPER_MODEL, "Chat model spec that condenses follow-ups and writes keywords."
+        HELPER_MODEL, "Chat model spec that rewrites questions into search keywords."
     )
     judge_model: str = _opt(HELPER_MODEL, "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(

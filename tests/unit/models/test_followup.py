@@ -65,6 +65,7 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
     ("reply", "why"),
     [
         ({"standalone_question": "Where was Marta Kello born?", "refers_to": "Marta Kello"}, None),
+        ({"standalone_question": "Where was Marta Kello born?", "refers_to": ""}, None),
         (
             {"standalone_question": "Where was she born?", "refers_to": ""},
             "the rewrite left 'she' unresolved",
@@ -88,7 +89,7 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
             "the rewrite does not name its referent 'Marta Kello'",
         ),
         (
-            {"standalone_question": "Where was Marta Kello born?", "refers_to": ""},
+            {"standalone_question": "Where was Ada Byron born?", "refers_to": ""},
             "the rewrite names nothing for 'she'",
         ),
         (
@@ -99,6 +100,20 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
 )
 def test_a_reply_holds_up_only_against_the_conversation(reply, why):
     assert problem(reply, "Where was she born?", KELLO) == why
+
+
+@pytest.mark.parametrize(
+    ("turn", "rewrite", "why"),
+    [
+        ("And since when?", "And since when?", "the rewrite adds nothing from the conversation"),
+        ("for how long?", "For how long?", "the rewrite adds nothing from the conversation"),
+        ("And since when?", "Since when has Marta Kello lived there?", None),
+        ("Who discovered the sorrel water-lily?", "Who discovered the sorrel water-lily?", None),
+    ],
+)
+def test_a_turn_that_points_back_must_gain_something(turn, rewrite, why):
+    reply = {"standalone_question": rewrite, "refers_to": ""}
+    assert problem(reply, turn, KELLO) == why
 
 
 def test_keeps_intent_refuses_a_copy_of_the_answer():
@@ -138,3 +153,15 @@ def test_llm_rewriter_without_a_model_is_degraded():
 
     found = LlmRewriter(missing).rewrite("When did she die?", KELLO)
     assert found.made == "resolved" and found.degraded == "no model file"
+
+
+def test_llm_rewriter_shows_a_rejected_reply_and_why_then_asks_once_more():
+    good, bad = follow_up_reply("When did Marta Kello die?"), follow_up_reply("When did she die?")
+    model = structured_model([("cannot be used", good)], default=bad)
+    found = LlmRewriter(lambda: model, attempts=2).rewrite("When did she die?", KELLO)
+    assert len(model.calls) == 2 and "the rewrite left 'she' unresolved" in model.calls[1][1]
+    assert (found.question, found.made, found.referent) == (
+        "When did Marta Kello die?",
+        "model",
+        "she = Marta Kello",
+    )
