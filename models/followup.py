@@ -41,6 +41,7 @@ _ASKING = _WH | frozenset(
     "is are was were do does did can could should would will has have had list name tell give "
     "explain".split()
 )
+_CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 _REFERRING = re.compile(
     r"\b(there|that|this|these|those|then|one|ones|mentioned|talked|said|same|former|latter|"
     r"above|earlier|again|else|back)\b",
@@ -85,8 +86,11 @@ class FollowUpRewriter(Protocol):
 
 
 def is_fragment(text: str) -> bool:
-    """Tell whether text is not a full question: no question word, no opening verb."""
-    words = [w.strip(",?") for w in without_conjunction(text).lower().split()]
+    """Tell whether text is not a full question: no question word, no opening verb.
+
+    A contracted question word counts as one ("What's the record?", "where's it from").
+    """
+    words = [_CONTRACTION.sub("", w.strip(",?")) for w in without_conjunction(text).lower().split()]
     return not (words and (words[0] in _ASKING or any(w in _WH for w in words[:2])))
 
 

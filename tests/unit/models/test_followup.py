@@ -25,6 +25,8 @@ KELLO = [
     [
         ("Where was Odile Fanshaw born?", True),
         ("How do I descale a Lumo T2 kettle?", True),
+        ("What's the population of Wexby?", True),  # a contracted question word
+        ("What's the record?", False),
         ("Where was she born?", False),
         ("What is that town known for?", False),
         ("Which river leaves the lake there?", False),
