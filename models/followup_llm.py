@@ -26,7 +26,7 @@ from models.followup import (
 )
 from models.followup_rules import pronouns
 from models.names import ARTICLES, AUX, FUNCTION_WORDS, name_runs
-from models.text import content_tokens, strip_markup
+from models.text import content_tokens, stems, strip_markup
 from prompts.condense import (
     CONDENSE_EXAMPLES,
     CONDENSE_FOLLOW_UP,
@@ -117,18 +117,26 @@ def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> st
         return f"the rewrite left {left[0].group(0)!r} unresolved"
     if points_back(turn) and content_tokens(question) <= content_tokens(turn):
         return "the rewrite adds nothing from the conversation"
-    if not referent:
-        added = content_tokens(question) - content_tokens(turn)
-        if not pronouns(turn) or (added and added <= content_tokens(_said(history))):
-            return None
-        return f"the rewrite names nothing for {pronouns(turn)[0].group(0)!r}"
-    if _is_sentence(referent, history):
+    if referent and _is_sentence(referent, history):
         return f"the referent {referent!r} is a sentence, not a name"
-    if referent.lower() not in _said(history):
+    if _said_referent(referent, history):
+        if not content_tokens(referent) <= content_tokens(question):
+            return f"the rewrite does not name its referent {referent!r}"
+        return None
+    added = content_tokens(question) - content_tokens(turn)
+    if not added and not pronouns(turn):
+        return None  # a new topic kept as typed
+    if added and stems(added) <= stems(content_tokens(_said(history))):
+        return None  # no usable referent, but every word it brought was said before
+    if referent:
         return f"the referent {referent!r} is not in the conversation"
-    if not content_tokens(referent) <= content_tokens(question):
-        return f"the rewrite does not name its referent {referent!r}"
-    return None
+    if found := pronouns(turn):
+        return f"the rewrite names nothing for {found[0].group(0)!r}"
+    return "the rewrite brings words the conversation never said"
+
+
+def _said_referent(referent: str, history: Sequence[Exchange]) -> bool:
+    return bool(referent) and referent.lower() in _said(history)
 
 
 _EXAMPLES: tuple[BaseMessage, ...] = (
@@ -206,14 +214,15 @@ class LlmRewriter:
 def _accepted(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> Rewrite:
     question = strip_markup(str(reply["standalone_question"])).strip()
     referent = " ".join(str(reply.get("refers_to", "")).split()).strip(" .,;:\"'")
-    referent = referent or _added(question, turn)
+    if not _said_referent(referent, history):
+        referent = _added(question, turn)
     found = pronouns(turn)
     said = f"{found[0].group(0).lower()} = {referent}" if found and referent else referent
     return Rewrite(question, "model", said)
 
 
 def _added(question: str, turn: str) -> str:
-    """Return the first run of words the rewrite added to the turn ("Marta Kello")."""
+    """Return what the rewrite added to the turn: its first name, else its first added words."""
     typed = {w.strip(_PUNCTUATION).lower() for w in turn.split()}
     run: list[str] = []
     for word in question.split():
@@ -222,4 +231,5 @@ def _added(question: str, turn: str) -> str:
             run.append(bare_word)
         elif run:
             break
-    return " ".join(run)
+    names = name_runs(" ".join(run))
+    return names[0] if names else " ".join(run)

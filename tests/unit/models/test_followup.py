@@ -68,6 +68,8 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
     [
         ({"standalone_question": "Where was Marta Kello born?", "refers_to": "Marta Kello"}, None),
         ({"standalone_question": "Where was Marta Kello born?", "refers_to": ""}, None),
+        # a referent copied from the worked turns, but every word brought was said before
+        ({"standalone_question": "Where was Marta Kello born?", "refers_to": "the person"}, None),
         (
             {"standalone_question": "Where was she born?", "refers_to": ""},
             "the rewrite left 'she' unresolved",
@@ -109,7 +111,12 @@ def test_a_reply_holds_up_only_against_the_conversation(reply, why):
     [
         ("And since when?", "And since when?", "the rewrite adds nothing from the conversation"),
         ("for how long?", "For how long?", "the rewrite adds nothing from the conversation"),
-        ("And since when?", "Since when has Marta Kello lived there?", None),
+        ("And since when?", "Since when did Marta Kello design the bridge?", None),
+        (
+            "And since when?",
+            "Since when has Marta Kello lived in Paris?",
+            "the rewrite brings words the conversation never said",
+        ),
         ("Who discovered the sorrel water-lily?", "Who discovered the sorrel water-lily?", None),
     ],
 )
