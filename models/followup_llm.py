@@ -9,6 +9,7 @@ answer, and the rewrite says why the model's was not used.
 """
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from models.followup import (
     stands_alone,
     without_context,
 )
-from models.followup_rules import pronouns
+from models.followup_rules import pronoun_kind, pronouns
 from models.names import ARTICLES, AUX, FUNCTION_WORDS, name_runs
 from models.text import content_tokens, stems, strip_markup
 from prompts.condense import (
@@ -38,6 +39,8 @@ from prompts.framing import as_data
 __all__ = ["LlmRewriter", "keeps_intent", "problem"]
 
 _HISTORY_TURNS = 3
+_ABOUT_TALK = frozenset("sorry just mentioned talked said told earlier back going above".split())
+"""Words about the conversation itself ("the press you just mentioned"): a rewrite drops them."""
 _PUNCTUATION = "?!.,;:\"'()"
 _MAX_CHARS = 400
 _MAX_REFERENT_WORDS = 8
@@ -69,13 +72,28 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
         return False
     if not (text.endswith("?") or words[0] in _QUESTION_START):
         return False
-    own = content_tokens(turn)
+    own = content_tokens(turn) - _ABOUT_TALK
     kept = own & content_tokens(text)
     if own and len(kept) < max(1, (len(own) + 1) // 2):
         return False
     answer = content_tokens(previous_answer)
     extra = content_tokens(text) - own
     return not (answer and extra and extra <= answer and len(extra) > 3)
+
+
+def _unresolved(question: str, turn: str) -> str:
+    """Return a pronoun the rewrite left unresolved, or "".
+
+    A kind of pronoun (he, she, it, they) is resolved when the rewrite holds fewer of it than
+    the turn: "What did Odile Fanshaw name the water-lily she discovered?" resolves "she";
+    "What did Aurel Corvane leave to it?" leaves "it".
+    """
+    typed = Counter(pronoun_kind(m.group(0)) for m in pronouns(turn))
+    for m in pronouns(question):
+        kind = pronoun_kind(m.group(0))
+        if sum(pronoun_kind(n.group(0)) == kind for n in pronouns(question)) >= typed[kind]:
+            return m.group(0)
+    return ""
 
 
 def _said(history: Sequence[Exchange]) -> str:
@@ -113,8 +131,8 @@ def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> st
         return "the rewrite is not a question that keeps the new turn's words"
     if is_fragment(question):
         return "the rewrite is not a full question"
-    if left := pronouns(question):
-        return f"the rewrite left {left[0].group(0)!r} unresolved"
+    if left := _unresolved(question, turn):
+        return f"the rewrite left {left!r} unresolved"
     if points_back(turn) and content_tokens(question) <= content_tokens(turn):
         return "the rewrite adds nothing from the conversation"
     if referent and _is_sentence(referent, history):

@@ -174,3 +174,18 @@ def test_llm_rewriter_shows_a_rejected_reply_and_why_then_asks_once_more():
         "model",
         "she = Marta Kello",
     )
+
+
+def test_a_pronoun_of_a_resolved_kind_may_stay_but_another_kind_may_not():
+    founded = [Exchange("Who founded the Press?", "Who founded the Press?", "Odile Fanshaw.")]
+    turn = "What did she name the water-lily she discovered?"
+    right = {"standalone_question": "What did Odile Fanshaw name the water-lily she discovered?"}
+    assert problem({**right, "refers_to": "Odile Fanshaw"}, turn, founded) is None
+    half = {"standalone_question": "What did Odile Fanshaw leave to it?", "refers_to": ""}
+    assert problem(half, "What did she leave to it?", founded) == "the rewrite left 'it' unresolved"
+
+
+def test_words_about_the_conversation_itself_may_be_dropped():
+    founded = [Exchange("Who founded the Quillfield Press?", "Who founded it?", "Odile Fanshaw.")]
+    reply = {"standalone_question": "Where is the Quillfield Press?", "refers_to": ""}
+    assert problem(reply, "where is the press you just mentioned?", founded) is None
