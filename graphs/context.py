@@ -170,7 +170,7 @@ class Context:
     condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
     follow_ups: Literal["llm", "rules", "template"] = _opt(
         "llm",
-        "Follow-up rewriter: llm (the rewriter model, checked against the conversation, the "
+        "Follow-up rewriter: llm (the follow-up model, checked against the conversation, the "
         "rules when it fails), rules (pronoun rules, no model) or template.",
     )
     max_question_chars: int = _opt(2000, "Longest question accepted.")

@@ -10,8 +10,8 @@ of Acc more than Qwen2.5-Coder-0.5B (paired, docqa dev) at about 1.7x its second
 HELPER_MODEL = "qwen2.5-coder-0.5b"
 """The default keyword rewriter and LLM judge: short, schema-constrained outputs, where the
 0.5B's speed matters more than the reader's depth. Follow-ups are made standalone by the
-reader (`follow_up_model`): on the threads dev half its rewrites are right far more often
-(docs/answers.md, "Follow-ups")."""
+reader (`follow_up_model`, tuned on the threads dev half; the 0.5B with the same prompt was
+not measured: docs/answers.md, "Follow-ups")."""
 
 
 def role_models(spec: str) -> dict[str, str]:
