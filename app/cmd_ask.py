@@ -37,8 +37,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,
-        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as rewriter and "
-        "judge; any other spec serves every role), e.g. smollm2 "
+        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as keyword "
+        "rewriter and judge; any other spec serves every role), e.g. smollm2 "
         "(faster, weaker) or openai:gpt-4o-mini",
     )
     parser.add_argument(

@@ -45,8 +45,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,
-        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as rewriter and "
-        "judge; any other spec serves every role; smollm2 is faster)",
+        help=f"chat model spec (default: {DEFAULT_MODEL}, with {HELPER_MODEL} as keyword "
+        "rewriter and judge; any other spec serves every role; smollm2 is faster)",
     )
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(

@@ -8,6 +8,7 @@ most), so it is what tuning runs on; the full graph (`bench.multiturn`) measures
 """
 
 import json
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -21,6 +22,7 @@ __all__ = [
     "RewriteRecord",
     "earlier_texts",
     "report_rewrites",
+    "rewrite_scores",
     "rewrite_table",
     "run_rewrites",
     "score_rewrites",
@@ -46,6 +48,10 @@ class RewriteRecord:
     lenient: bool = False
     """The first set's check (`rewrite_correct`): what the turn lacks brought back."""
     signature: str = ""
+    problem: str = ""
+    """Why the model's rewrite was not used ("" when it was, or none was asked for)."""
+    seconds: float = 0.0
+    """Wall-clock seconds the rewriter took for this follow-up."""
 
 
 def earlier_texts(conversation: Conversation, index: int) -> list[str]:
@@ -63,7 +69,9 @@ def score_rewrites(
         first = c.turns[0]
         history = [Exchange(first.turn, first.turn, f"{first.answers[0]}.")]
         for index, turn in enumerate(c.turns[1:], start=1):
+            start = time.perf_counter()
             made = rewriter.rewrite(turn.turn, history)
+            seconds = round(time.perf_counter() - start, 2)
             ok = turn_rewrite_ok(made.question, turn, earlier=earlier_texts(c, index))
             lenient = rewrite_correct(made.question, expected=turn.standalone, turn=turn.turn)
             records.append(
@@ -78,6 +86,8 @@ def score_rewrites(
                     made.referent,
                     ok,
                     lenient,
+                    problem=made.problem,
+                    seconds=seconds,
                 )
             )
             history.append(Exchange(turn.turn, made.question, f"{turn.answers[0]}."))
@@ -127,7 +137,7 @@ def report_rewrites(
     from graphs.context import Context
     from graphs.deps import Deps
 
-    context = Context(**{"rewriter_model": model, **settings})  # type: ignore[arg-type]
+    context = Context(**{"follow_up_model": model, **settings})  # type: ignore[arg-type]
     rewriter = Deps().follow_ups_for(context)
     records = run_rewrites(conversations, rewriter, out=out, signature=signature)
     tables = []
@@ -136,6 +146,19 @@ def report_rewrites(
         rows = [r for r in records if r.conversation in ids]
         tables.append(f"### {corpus}\n\n{rewrite_table(rows)}")
     return "\n\n".join(tables)
+
+
+def rewrite_scores(path: Path) -> dict[tuple[str, str], float]:
+    """Return 1.0 or 0.0 per follow-up (conversation, turn) of a rewrites.jsonl, for pairing.
+
+    A rerun under another signature in the same file replaces the earlier record.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {(r.conversation, r.turn): float(r.ok) for r in map(_record, lines)}
+
+
+def _record(line: str) -> RewriteRecord:
+    return RewriteRecord(**json.loads(line))
 
 
 def rewrite_table(records: Sequence[RewriteRecord]) -> str:

@@ -1,17 +1,19 @@
 """Paired bootstrap: is one run's score above another's on the same questions, beyond noise?
 
 python -m bench.paired docs/bench/readers/A/records.jsonl docs/bench/readers/B/records.jsonl
+python -m bench.paired --rewrites A/rewrites.jsonl B/rewrites.jsonl   # follow-up rewrites
 """
 
 import argparse
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.records import Record, read_records
 
-__all__ = ["Difference", "main", "paired_difference"]
+__all__ = ["Difference", "main", "paired_difference", "paired_values"]
 
 
 @dataclass(frozen=True)
@@ -49,10 +51,28 @@ def paired_difference(
 ) -> Difference:
     """Return the mean difference a - b (x100) over shared questions and its 95% interval."""
     left, right = _by_question(a, strategy_a), _by_question(b, strategy_b)
-    shared = sorted(left.keys() & right.keys())
+    return paired_values(
+        {k: getattr(r, metric) for k, r in left.items()},
+        {k: getattr(r, metric) for k, r in right.items()},
+        metric=metric,
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def paired_values(
+    a: Mapping[Any, float],
+    b: Mapping[Any, float],
+    *,
+    metric: str,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Difference:
+    """Return the mean of `a - b` (x100) over the keys both hold, and its 95% interval."""
+    shared = sorted(a.keys() & b.keys(), key=repr)
     if not shared:
         raise ValueError("the two runs share no question")
-    diffs = [100 * (getattr(left[k], metric) - getattr(right[k], metric)) for k in shared]
+    diffs = [100 * (a[k] - b[k]) for k in shared]
     rng = random.Random(seed)
     means = sorted(sum(rng.choice(diffs) for _ in diffs) / len(diffs) for _ in range(resamples))
     low, high = means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
@@ -66,7 +86,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("b", type=Path, help="records.jsonl of run B (may be the same file)")
     parser.add_argument("--strategy-a", help="only this strategy's records of A")
     parser.add_argument("--strategy-b", help="only this strategy's records of B")
+    parser.add_argument(
+        "--rewrites",
+        action="store_true",
+        help="A and B are rewrites.jsonl files of `bench.multiturn --rewrites-only`",
+    )
     args = parser.parse_args(argv)
+    if args.rewrites:
+        from bench.multiturn_rewrites import rewrite_scores
+
+        left, right = rewrite_scores(args.a), rewrite_scores(args.b)
+        print(paired_values(left, right, metric="rewrite right"))  # noqa: T201
+        return 0
     a = list(read_records(args.a).values())
     b = list(read_records(args.b).values())
     for metric in ("em", "f1", "acc"):

@@ -65,8 +65,11 @@ class Context:
     generator_model: str = _opt(
         DEFAULT_MODEL, "Chat model spec that writes answers and IRCoT sentences."
     )
+    follow_up_model: str = _opt(
+        DEFAULT_MODEL, "Chat model spec of the `llm` follow-up rewriter (`follow_ups`)."
+    )
     rewriter_model: str = _opt(
-        HELPER_MODEL, "Chat model spec that condenses follow-ups and writes keywords."
+        HELPER_MODEL, "Chat model spec that rewrites questions into search keywords."
     )
     judge_model: str = _opt(HELPER_MODEL, "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(
@@ -167,7 +170,7 @@ class Context:
     condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
     follow_ups: Literal["llm", "rules", "template"] = _opt(
         "llm",
-        "Follow-up rewriter: llm (the rewriter model, checked against the conversation, the "
+        "Follow-up rewriter: llm (the follow-up model, checked against the conversation, the "
         "rules when it fails), rules (pronoun rules, no model) or template.",
     )
     max_question_chars: int = _opt(2000, "Longest question accepted.")

@@ -115,13 +115,21 @@ class Deps:
             context.rewriter_model, prompt_cache=context.prompt_cache
         )
 
+    def follow_up_model_for(self, context: Context) -> BaseChatModel:
+        """Return the model of the `llm` follow-up rewriter (an injected rewriter wins)."""
+        return self.rewriter or _chat_model(
+            context.follow_up_model, prompt_cache=context.prompt_cache
+        )
+
     def follow_ups_for(self, context: Context) -> FollowUpRewriter:
         """Return the follow-up rewriter `context.follow_ups` names."""
         if context.follow_ups == "rules":
             return RulesRewriter()
         if context.follow_ups == "template":
             return TemplateRewriter()
-        return LlmRewriter(lambda: self.rewriter_for(context), attempts=context.judge_attempts)
+        return LlmRewriter(
+            lambda: self.follow_up_model_for(context), attempts=context.judge_attempts
+        )
 
     def retriever_for(self, context: Context) -> BaseRetriever:
         """Return the local retriever."""

@@ -16,6 +16,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from models.followup_rules import pronouns, resolve_follow_up, short_answer
 from models.names import name_runs, without_conjunction
+from models.text import content_tokens
 
 __all__ = [
     "Exchange",
@@ -25,6 +26,7 @@ __all__ = [
     "RulesRewriter",
     "TemplateRewriter",
     "is_fragment",
+    "points_back",
     "stands_alone",
     "template_question",
     "without_context",
@@ -39,6 +41,7 @@ _ASKING = _WH | frozenset(
     "is are was were do does did can could should would will has have had list name tell give "
     "explain".split()
 )
+_CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 _REFERRING = re.compile(
     r"\b(there|that|this|these|those|then|one|ones|mentioned|talked|said|same|former|latter|"
     r"above|earlier|again|else|back)\b",
@@ -83,9 +86,29 @@ class FollowUpRewriter(Protocol):
 
 
 def is_fragment(text: str) -> bool:
-    """Tell whether text is not a full question: no question word, no opening verb."""
-    words = [w.strip(",?") for w in without_conjunction(text).lower().split()]
+    """Tell whether text is not a full question: no question word, no opening verb.
+
+    A contracted question word counts as one ("What's the record?", "where's it from").
+    """
+    words = [_CONTRACTION.sub("", w.strip(",?")) for w in without_conjunction(text).lower().split()]
     return not (words and (words[0] in _ASKING or any(w in _WH for w in words[:2])))
+
+
+def points_back(turn: str) -> bool:
+    """Tell whether a turn cannot mean anything without the conversation.
+
+    A pronoun, a pointing word ("there", "that town", "the one you mentioned"), a leading
+    "And", a fragment, or one content word at most ("for how long?", "What's the record?"):
+    a rewrite of such a turn that adds nothing to it has not made it standalone.
+    """
+    text = without_conjunction(turn)
+    return bool(
+        text != turn.strip()
+        or is_fragment(text)
+        or pronouns(text)
+        or _REFERRING.search(text)
+        or len(content_tokens(text)) <= 1
+    )
 
 
 def stands_alone(turn: str) -> bool:

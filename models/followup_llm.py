@@ -8,29 +8,40 @@ the new turn's own words kept, not a copy of the previous answer, no pronoun lef
 answer, and the rewrite says why the model's was not used.
 """
 
+import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from models.followup import (
     Exchange,
     Rewrite,
     RulesRewriter,
     is_fragment,
+    points_back,
     stands_alone,
     without_context,
 )
-from models.followup_rules import pronouns
+from models.followup_rules import pronoun_kind, pronouns
 from models.names import ARTICLES, NOT_NAMES, name_runs
-from models.text import AUXILIARIES, content_tokens, strip_markup
-from prompts.condense import CONDENSE_FOLLOW_UP, CONDENSE_SYSTEM
+from models.text import AUXILIARIES, content_tokens, stems, strip_markup
+from prompts.condense import (
+    CONDENSE_EXAMPLES,
+    CONDENSE_FOLLOW_UP,
+    CONDENSE_RETRY,
+    CONDENSE_SYSTEM,
+)
 from prompts.framing import as_data
 
 __all__ = ["LlmRewriter", "keeps_intent", "problem"]
 
 _HISTORY_TURNS = 3
+_ABOUT_TALK = frozenset("sorry just mentioned talked said told earlier back going above".split())
+"""Words about the conversation itself ("the press you just mentioned"): a rewrite drops them."""
+_PUNCTUATION = "?!.,;:\"'()"
 _MAX_CHARS = 400
 _MAX_REFERENT_WORDS = 8
 _QUESTION_START = frozenset(
@@ -41,10 +52,10 @@ _SCHEMA: dict[str, Any] = {
     "title": "follow_up",
     "type": "object",
     "properties": {
-        "standalone_question": {"type": "string", "maxLength": _MAX_CHARS},
         "refers_to": {"type": "string", "maxLength": 80},
+        "standalone_question": {"type": "string", "maxLength": _MAX_CHARS},
     },
-    "required": ["standalone_question", "refers_to"],
+    "required": ["refers_to", "standalone_question"],
     "additionalProperties": False,
 }
 
@@ -61,13 +72,28 @@ def keeps_intent(rewrite: str, *, turn: str, previous_answer: str = "") -> bool:
         return False
     if not (text.endswith("?") or words[0] in _QUESTION_START):
         return False
-    own = content_tokens(turn)
+    own = content_tokens(turn) - _ABOUT_TALK
     kept = own & content_tokens(text)
     if own and len(kept) < max(1, (len(own) + 1) // 2):
         return False
     answer = content_tokens(previous_answer)
     extra = content_tokens(text) - own
     return not (answer and extra and extra <= answer and len(extra) > 3)
+
+
+def _unresolved(question: str, turn: str) -> str:
+    """Return a pronoun the rewrite left unresolved, or "".
+
+    A kind of pronoun (he, she, it, they) is resolved when the rewrite holds fewer of it than
+    the turn: "What did Odile Fanshaw name the water-lily she discovered?" resolves "she";
+    "What did Aurel Corvane leave to it?" leaves "it".
+    """
+    typed = Counter(pronoun_kind(m.group(0)) for m in pronouns(turn))
+    for m in pronouns(question):
+        kind = pronoun_kind(m.group(0))
+        if sum(pronoun_kind(n.group(0)) == kind for n in pronouns(question)) >= typed[kind]:
+            return m.group(0)
+    return ""
 
 
 def _said(history: Sequence[Exchange]) -> str:
@@ -109,21 +135,44 @@ def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> st
         return "the rewrite is not a question that keeps the new turn's words"
     if is_fragment(question):
         return "the rewrite is not a full question"
-    if left := pronouns(question):
-        return f"the rewrite left {left[0].group(0)!r} unresolved"
-    if not referent:
-        return (
-            f"the rewrite names nothing for {pronouns(turn)[0].group(0)!r}"
-            if pronouns(turn)
-            else None
-        )
-    if _is_sentence(referent, history):
+    if left := _unresolved(question, turn):
+        return f"the rewrite left {left!r} unresolved"
+    if points_back(turn) and content_tokens(question) <= content_tokens(turn):
+        return "the rewrite adds nothing from the conversation"
+    if referent and _is_sentence(referent, history):
         return f"the referent {referent!r} is a sentence, not a name"
-    if referent.lower() not in _said(history):
+    if _said_referent(referent, history):
+        if not content_tokens(referent) <= content_tokens(question):
+            return f"the rewrite does not name its referent {referent!r}"
+        return None
+    added = content_tokens(question) - content_tokens(turn)
+    if not added and not pronouns(turn):
+        return None  # a new topic kept as typed
+    if added and stems(added) <= stems(content_tokens(_said(history))):
+        return None  # no usable referent, but every word it brought was said before
+    if referent:
         return f"the referent {referent!r} is not in the conversation"
-    if not content_tokens(referent) <= content_tokens(question):
-        return f"the rewrite does not name its referent {referent!r}"
-    return None
+    if found := pronouns(turn):
+        return f"the rewrite names nothing for {found[0].group(0)!r}"
+    return "the rewrite brings words the conversation never said"
+
+
+def _said_referent(referent: str, history: Sequence[Exchange]) -> bool:
+    return bool(referent) and referent.lower() in _said(history)
+
+
+_EXAMPLES: tuple[BaseMessage, ...] = (
+    SystemMessage(CONDENSE_SYSTEM),
+    *(
+        message
+        for conversation, turn, reply in CONDENSE_EXAMPLES
+        for message in (
+            HumanMessage(CONDENSE_FOLLOW_UP.format(history=conversation, question=turn)),
+            AIMessage(reply),
+        )
+    ),
+)
+"""The instruction and the worked turns: the same prefix on every call (the KV cache keeps it)."""
 
 
 class LlmRewriter:
@@ -143,21 +192,28 @@ class LlmRewriter:
         except Exception as error:  # noqa: BLE001 - a missing model degrades to the rules
             found = RulesRewriter().rewrite(turn, history)
             return Rewrite(found.question, found.made, found.referent, str(error), str(error))
-        seen = "no attempt made"
+        seen, rejected = "no attempt made", None
         for _ in range(max(1, self.attempts)):
             try:
-                reply = self._ask(model, turn, history)
+                reply = self._ask(model, turn, history, rejected)
             except Exception as error:  # noqa: BLE001 - junk output: ask again, then rules
                 seen = f"{type(error).__name__}: {error}"[:300]
                 continue
             seen = problem(reply, turn, history) or ""
             if not seen:
-                return _accepted(reply, turn)
+                return _accepted(reply, turn, history)
+            rejected = (reply, seen)
         found = RulesRewriter().rewrite(turn, history)
         return Rewrite(found.question, found.made, found.referent, seen)
 
     @staticmethod
-    def _ask(model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> dict[str, Any]:
+    def _ask(
+        model: BaseChatModel,
+        turn: str,
+        history: Sequence[Exchange],
+        rejected: tuple[dict[str, Any], str] | None = None,
+    ) -> dict[str, Any]:
+        """Ask for `{refers_to, standalone_question}`; a rejected reply is shown with why."""
         lines = []
         for e in history[-_HISTORY_TURNS:]:
             asked = e.question if without_context(e.standalone) != e.standalone else e.standalone
@@ -166,15 +222,36 @@ class LlmRewriter:
         runnable = model.with_structured_output(_SCHEMA, max_tokens=96).with_config(
             tags=["nostream"], run_name="condense"
         )
-        reply = runnable.invoke([SystemMessage(CONDENSE_SYSTEM), HumanMessage(prompt)])
+        messages: list[BaseMessage] = [*_EXAMPLES, HumanMessage(prompt)]
+        if rejected:
+            earlier, why = rejected
+            retry = CONDENSE_RETRY.format(why=why)
+            messages += [AIMessage(json.dumps(earlier, ensure_ascii=False)), HumanMessage(retry)]
+        reply = runnable.invoke(messages)
         if not isinstance(reply, dict):
             raise ValueError(f"the rewriter returned {type(reply).__name__}, not an object")
         return reply
 
 
-def _accepted(reply: dict[str, Any], turn: str) -> Rewrite:
+def _accepted(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> Rewrite:
     question = strip_markup(str(reply["standalone_question"])).strip()
     referent = " ".join(str(reply.get("refers_to", "")).split()).strip(" .,;:\"'")
+    if not _said_referent(referent, history):
+        referent = _added(question, turn)
     found = pronouns(turn)
     said = f"{found[0].group(0).lower()} = {referent}" if found and referent else referent
     return Rewrite(question, "model", said)
+
+
+def _added(question: str, turn: str) -> str:
+    """Return what the rewrite added to the turn: its first name, else its first added words."""
+    typed = {w.strip(_PUNCTUATION).lower() for w in turn.split()}
+    run: list[str] = []
+    for word in question.split():
+        bare_word = word.strip(_PUNCTUATION)
+        if bare_word.lower() not in typed:
+            run.append(bare_word)
+        elif run:
+            break
+    names = name_runs(" ".join(run))
+    return names[0] if names else " ".join(run)

@@ -47,6 +47,7 @@ from models.text import content_tokens
 
 __all__ = [
     "Resolution",
+    "pronoun_kind",
     "pronouns",
     "resolve_follow_up",
     "rewrite_problem",
@@ -150,6 +151,11 @@ def rewrite_problem(rewrite: str, resolution: Resolution | None) -> str | None:
     if resolution and not content_tokens(resolution.referent) <= content_tokens(rewrite):
         return f"the rewrite does not name {resolution.referent}"
     return None
+
+
+def pronoun_kind(pronoun: str) -> Kind:
+    """Return the kind of a referring pronoun ("her" -> "she", "its" -> "it")."""
+    return _KINDS[pronoun.lower()]
 
 
 def pronouns(text: str) -> list[re.Match[str]]:

@@ -30,6 +30,7 @@ ARTICLES = ("the", "a", "an")
 _CONJUNCTION = re.compile(r"^(and|so|but|also|then|ok|okay)\b[,\s]*", re.IGNORECASE)
 _JOINERS = frozenset("of the in to a an and for on de del da von van der du la le".split())
 _LEADING = "(\"“'‘"
+_CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
 
 
@@ -94,7 +95,7 @@ def _run_end(words: list[str], start: int) -> int:
 def _fits(words: list[str], i: int, start: int) -> bool:
     """Tell whether word `i` continues (or, at `start`, opens) a run of capitalised words."""
     word = bare(words[i])
-    lower = word.lower()
+    lower = _CONTRACTION.sub("", word.lower())  # "What's" is "What", not a name
     number = word[:1].isdigit() and _capital_at(words, i + 1 if i == start else i - 1)
     if i == start:
         article = lower in ARTICLES and _capital_at(words, i + 1)

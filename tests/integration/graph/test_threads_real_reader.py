@@ -38,7 +38,7 @@ def context(home: Path, **settings) -> Context:
 
 def test_the_reader_rewrites_a_pronoun_to_the_person_named_in_the_answer():
     ctx = Context()
-    rewriter = LlmRewriter(lambda: Deps().rewriter_for(ctx))
+    rewriter = LlmRewriter(lambda: Deps().follow_up_model_for(ctx))
     first = "Who designed the Halvard Bridge?"
     history = [Exchange(first, first, "Marta Kello designed the Halvard Bridge.")]
     made = rewriter.rewrite("where was she born?", history)

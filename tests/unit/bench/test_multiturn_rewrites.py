@@ -11,8 +11,9 @@ from bench.datasets.conversations import (
     load_conversations,
     turn_rewrite_ok,
 )
-from bench.multiturn_rewrites import REWRITES_FILE, rewrite_table, run_rewrites
-from models.followup import Exchange, Rewrite, RulesRewriter
+from bench.multiturn_rewrites import REWRITES_FILE, rewrite_scores, rewrite_table, run_rewrites
+from bench.paired import main as paired_main
+from models.followup import Exchange, Rewrite, RulesRewriter, TemplateRewriter
 
 BORN = Turn("Where was she born?", "Where was Marta Kello born?", ("Dunmere",), "person")
 SWITCH = Turn("Where was Odile Fanshaw born?", "Where was Odile Fanshaw born?", ("x",), "switch")
@@ -80,3 +81,18 @@ def test_rewrite_only_scoring_is_resumable(tmp_path):
     assert len((tmp_path / REWRITES_FILE).read_text(encoding="utf-8").splitlines()) == 2
     table = rewrite_table(records)
     assert "| switch | 1 | 100.0 |" in table and "| all but switches | 1 | 100.0 |" in table
+
+
+def test_two_rewrite_runs_are_compared_on_the_same_follow_ups(tmp_path, capsys):
+    first = Turn(
+        "Who designed the Halvard Bridge?", "Who designed the Halvard Bridge?", ("Marta Kello",)
+    )
+    conversation = Conversation("th-x", "threads", (first, BORN, SWITCH), "dev")
+    rules, template = tmp_path / "rules", tmp_path / "template"
+    run_rewrites([conversation], RulesRewriter(), out=rules, signature="r")
+    run_rewrites([conversation], TemplateRewriter(), out=template, signature="t")
+    scores = rewrite_scores(rules / REWRITES_FILE)
+    assert scores == {("th-x", BORN.turn): 1.0, ("th-x", SWITCH.turn): 1.0}
+    assert rewrite_scores(template / REWRITES_FILE)[("th-x", BORN.turn)] == 0.0
+    paired_main(["--rewrites", str(rules / REWRITES_FILE), str(template / REWRITES_FILE)])
+    assert capsys.readouterr().out.startswith("REWRITE RIGHT +50.0 [")

@@ -36,9 +36,17 @@ def test_every_model_role_gets_the_context_prompt_cache(built, prompt_cache):
     )
     Deps().generator_for(context)
     Deps().rewriter_for(context)
+    Deps().follow_up_model_for(context)
     assert isinstance(make_evaluator(context), LlmEvaluator)
-    assert [settings["prompt_cache"] for _, settings in built] == [prompt_cache] * 3
+    assert [settings["prompt_cache"] for _, settings in built] == [prompt_cache] * 4
 
 
 def test_prompt_cache_is_on_by_default():
     assert Context().prompt_cache is True
+
+
+def test_the_llm_follow_up_rewriter_uses_the_follow_up_model(built):
+    context = Context(follow_up_model="smollm2", rewriter_model="qwen")
+    rewriter = Deps().follow_ups_for(context)
+    rewriter.model()  # type: ignore[attr-defined]
+    assert [spec for spec, _ in built] == ["smollm2"]

@@ -45,11 +45,13 @@ def test_the_default_reader_is_the_1_5b_with_the_0_5b_as_helper() -> None:
     context = Context()
     assert context.generator_model == DEFAULT_MODEL
     assert context.rewriter_model == context.judge_model == HELPER_MODEL
+    assert context.follow_up_model == DEFAULT_MODEL
 
 
 def test_the_default_spec_brings_the_helper_and_any_other_spec_serves_every_role() -> None:
     assert role_models(DEFAULT_MODEL) == {
         "generator_model": DEFAULT_MODEL,
+        "follow_up_model": DEFAULT_MODEL,
         "rewriter_model": HELPER_MODEL,
         "judge_model": HELPER_MODEL,
     }

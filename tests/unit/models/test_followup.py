@@ -25,6 +25,8 @@ KELLO = [
     [
         ("Where was Odile Fanshaw born?", True),
         ("How do I descale a Lumo T2 kettle?", True),
+        ("What's the population of Wexby?", True),  # a contracted question word
+        ("What's the record?", False),
         ("Where was she born?", False),
         ("What is that town known for?", False),
         ("Which river leaves the lake there?", False),
@@ -65,6 +67,9 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
     ("reply", "why"),
     [
         ({"standalone_question": "Where was Marta Kello born?", "refers_to": "Marta Kello"}, None),
+        ({"standalone_question": "Where was Marta Kello born?", "refers_to": ""}, None),
+        # a referent copied from the worked turns, but every word brought was said before
+        ({"standalone_question": "Where was Marta Kello born?", "refers_to": "the person"}, None),
         (
             {"standalone_question": "Where was she born?", "refers_to": ""},
             "the rewrite left 'she' unresolved",
@@ -88,7 +93,7 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
             "the rewrite does not name its referent 'Marta Kello'",
         ),
         (
-            {"standalone_question": "Where was Marta Kello born?", "refers_to": ""},
+            {"standalone_question": "Where was Ada Byron born?", "refers_to": ""},
             "the rewrite names nothing for 'she'",
         ),
         (
@@ -99,6 +104,25 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
 )
 def test_a_reply_holds_up_only_against_the_conversation(reply, why):
     assert problem(reply, "Where was she born?", KELLO) == why
+
+
+@pytest.mark.parametrize(
+    ("turn", "rewrite", "why"),
+    [
+        ("And since when?", "And since when?", "the rewrite adds nothing from the conversation"),
+        ("for how long?", "For how long?", "the rewrite adds nothing from the conversation"),
+        ("And since when?", "Since when did Marta Kello design the bridge?", None),
+        (
+            "And since when?",
+            "Since when has Marta Kello lived in Paris?",
+            "the rewrite brings words the conversation never said",
+        ),
+        ("Who discovered the sorrel water-lily?", "Who discovered the sorrel water-lily?", None),
+    ],
+)
+def test_a_turn_that_points_back_must_gain_something(turn, rewrite, why):
+    reply = {"standalone_question": rewrite, "refers_to": ""}
+    assert problem(reply, turn, KELLO) == why
 
 
 def test_keeps_intent_refuses_a_copy_of_the_answer():
@@ -138,3 +162,30 @@ def test_llm_rewriter_without_a_model_is_degraded():
 
     found = LlmRewriter(missing).rewrite("When did she die?", KELLO)
     assert found.made == "resolved" and found.degraded == "no model file"
+
+
+def test_llm_rewriter_shows_a_rejected_reply_and_why_then_asks_once_more():
+    good, bad = follow_up_reply("When did Marta Kello die?"), follow_up_reply("When did she die?")
+    model = structured_model([("cannot be used", good)], default=bad)
+    found = LlmRewriter(lambda: model, attempts=2).rewrite("When did she die?", KELLO)
+    assert len(model.calls) == 2 and "the rewrite left 'she' unresolved" in model.calls[1][1]
+    assert (found.question, found.made, found.referent) == (
+        "When did Marta Kello die?",
+        "model",
+        "she = Marta Kello",
+    )
+
+
+def test_a_pronoun_of_a_resolved_kind_may_stay_but_another_kind_may_not():
+    founded = [Exchange("Who founded the Press?", "Who founded the Press?", "Odile Fanshaw.")]
+    turn = "What did she name the water-lily she discovered?"
+    right = {"standalone_question": "What did Odile Fanshaw name the water-lily she discovered?"}
+    assert problem({**right, "refers_to": "Odile Fanshaw"}, turn, founded) is None
+    half = {"standalone_question": "What did Odile Fanshaw leave to it?", "refers_to": ""}
+    assert problem(half, "What did she leave to it?", founded) == "the rewrite left 'it' unresolved"
+
+
+def test_words_about_the_conversation_itself_may_be_dropped():
+    founded = [Exchange("Who founded the Quillfield Press?", "Who founded it?", "Odile Fanshaw.")]
+    reply = {"standalone_question": "Where is the Quillfield Press?", "refers_to": ""}
+    assert problem(reply, "where is the press you just mentioned?", founded) is None

@@ -81,11 +81,11 @@ def test_context_chooses_the_rewriter(kind):
     assert out["standalone_question"] == expected[kind]
 
 
-def test_without_a_rewriter_model_the_run_degrades_to_the_rules():
+def test_without_a_follow_up_model_the_run_degrades_to_the_rules():
     from graphs.deps import Deps, JudgeUnavailableError
 
     class Missing(Deps):
-        def rewriter_for(self, context):
+        def follow_up_model_for(self, context):
             raise JudgeUnavailableError("no rewriter model installed")
 
     history = [*KELLO, HumanMessage("When did she die?")]
