@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.server.cluster_services import Postgres, Redis
+from app.server.cluster_services import ModelServer, Postgres, Redis
 
 __all__ = ["Cluster", "free_port", "main", "worker_environment"]
 
@@ -87,6 +87,8 @@ class Cluster:
     jobs_per_worker: int = 4
     heartbeat: float = HEARTBEAT_S
     extra_env: dict[str, str] = field(default_factory=dict)
+    model_server: ModelServer | None = None
+    """A model server shared by the workers: every role of their graphs goes to it."""
     processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -116,6 +118,8 @@ class Cluster:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.postgres.start()
         self.redis.start()
+        if self.model_server is not None:
+            self.model_server.start()
         self._migrate()
         self.start_worker(0, timeout=timeout)
         for index in range(1, self.workers):
@@ -132,7 +136,8 @@ class Cluster:
             jobs=self.jobs_per_worker,
             heartbeat=self.heartbeat,
         )
-        return {**os.environ, **variables, **self.extra_env}
+        shared_model = self.model_server.worker_env if self.model_server else {}
+        return {**os.environ, **variables, **shared_model, **self.extra_env}
 
     def _migrate(self) -> None:
         command = [self.python, "-m", "langgraph_runtime_pg.migrate", "upgrade"]
@@ -198,6 +203,8 @@ class Cluster:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 self.kill_worker(index)
+        if self.model_server is not None:
+            self.model_server.stop()
         self.redis.stop()
         self.postgres.stop()
 
@@ -212,6 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--config", type=Path, default=REPO / "langgraph.json")
     parser.add_argument(
+        "--llm-server",
+        action="store_true",
+        help="start one model server (app.server.llm_server) that every worker's graph uses",
+    )
+    parser.add_argument("--llm-model", default="qwen2.5-coder-1.5b", help="its local model spec")
+    parser.add_argument("--llm-port", type=int, default=8300, help="its port (default 8300)")
+    parser.add_argument("--llm-parallel", type=int, default=4, help="requests it decodes at once")
+    parser.add_argument(
         "--dir", type=Path, help="data directory (default: $ACRAG_HOME/cluster, kept across starts)"
     )
     args = parser.parse_args(argv)
@@ -222,9 +237,15 @@ def main(argv: list[str] | None = None) -> int:
     cluster = Cluster(
         root, args.workers, config=args.config, ports=ports, jobs_per_worker=args.jobs
     )
+    if args.llm_server:
+        cluster.model_server = ModelServer(
+            root / "model", args.llm_port, model=args.llm_model, parallel=args.llm_parallel
+        )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with cluster:
         lines = [f"  worker {i}: {url}/ui/  (API {url})" for i, url in enumerate(cluster.urls)]
+        if cluster.model_server is not None:
+            lines.append(f"  model server: {cluster.model_server.url} ({args.llm_model})")
         sys.stderr.write("\n".join(["cluster up:", *lines, f"  data: {root}", "Ctrl-C stops."]))
         sys.stderr.write("\n")
         try:
