@@ -18,6 +18,7 @@ library only, so the test suite can drive it from `.venv` too.
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -35,6 +36,8 @@ __all__ = ["Cluster", "free_port", "main", "worker_environment"]
 REPO = Path(__file__).resolve().parents[2]
 HEARTBEAT_S = 5
 """Run heartbeat (`LG_BG_JOB_HEARTBEAT`): a dead worker's runs are re-queued after ~2-4x this."""
+TOKEN_ENV = "ACRAG_SERVE_TOKEN"
+"""The bearer token every worker requires (`app/server/asgi.py` reads it)."""
 RUN_TIMEOUT_S = 300
 """A run's time limit (`BG_JOB_TIMEOUT_SECS`; the stock default is a day): `acrag serve`'s."""
 
@@ -209,8 +212,7 @@ class Cluster:
         self.postgres.stop()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Start the cluster in the foreground until Ctrl-C."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.server.cluster", description=__doc__)
     parser.add_argument("--workers", type=int, default=2, help="API/queue processes (default 2)")
     parser.add_argument("--port", type=int, default=8200, help="first worker's port (default 8200)")
@@ -218,6 +220,11 @@ def main(argv: list[str] | None = None) -> int:
         "--jobs", type=int, default=4, help="concurrent runs per worker (default 4)"
     )
     parser.add_argument("--config", type=Path, default=REPO / "langgraph.json")
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help=f"serve without a token when ${TOKEN_ENV} is unset (default: a random one)",
+    )
     parser.add_argument(
         "--llm-server",
         action="store_true",
@@ -229,7 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dir", type=Path, help="data directory (default: $ACRAG_HOME/cluster, kept across starts)"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the cluster in the foreground until Ctrl-C."""
+    args = _parser().parse_args(argv)
     from stores.home import acrag_home
 
     root = (args.dir or acrag_home() / "cluster").resolve()
@@ -237,13 +249,18 @@ def main(argv: list[str] | None = None) -> int:
     cluster = Cluster(
         root, args.workers, config=args.config, ports=ports, jobs_per_worker=args.jobs
     )
+    link = ""
+    if not os.environ.get(TOKEN_ENV) and not args.no_token:  # as `acrag serve` does
+        token = secrets.token_urlsafe(24)
+        cluster.extra_env[TOKEN_ENV] = token
+        link = f"#token={token}"  # the fragment never reaches the server or its logs
     if args.llm_server:
         cluster.model_server = ModelServer(
             root / "model", args.llm_port, model=args.llm_model, parallel=args.llm_parallel
         )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with cluster:
-        lines = [f"  worker {i}: {url}/ui/  (API {url})" for i, url in enumerate(cluster.urls)]
+        lines = [f"  worker {i}: {url}/ui/{link}" for i, url in enumerate(cluster.urls)]
         if cluster.model_server is not None:
             lines.append(f"  model server: {cluster.model_server.url} ({args.llm_model})")
         sys.stderr.write("\n".join(["cluster up:", *lines, f"  data: {root}", "Ctrl-C stops."]))
