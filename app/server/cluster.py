@@ -25,13 +25,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.server.cluster_services import ModelServer, Postgres, Redis
 
-__all__ = ["Cluster", "free_port", "main", "worker_environment"]
+__all__ = ["Cluster", "free_port", "main", "made_token", "worker_environment"]
 
 REPO = Path(__file__).resolve().parents[2]
 HEARTBEAT_S = 5
@@ -212,6 +213,13 @@ class Cluster:
         self.postgres.stop()
 
 
+def made_token(environ: Mapping[str, str], *, no_token: bool) -> str | None:
+    """Return a random token for the workers, unless one is set or `--no-token` was given."""
+    if environ.get(TOKEN_ENV) or no_token:
+        return None  # the workers read a set token from the environment themselves
+    return secrets.token_urlsafe(24)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.server.cluster", description=__doc__)
     parser.add_argument("--workers", type=int, default=2, help="API/queue processes (default 2)")
@@ -249,11 +257,10 @@ def main(argv: list[str] | None = None) -> int:
     cluster = Cluster(
         root, args.workers, config=args.config, ports=ports, jobs_per_worker=args.jobs
     )
-    link = ""
-    if not os.environ.get(TOKEN_ENV) and not args.no_token:  # as `acrag serve` does
-        token = secrets.token_urlsafe(24)
+    token = made_token(os.environ, no_token=args.no_token)
+    if token:
         cluster.extra_env[TOKEN_ENV] = token
-        link = f"#token={token}"  # the fragment never reaches the server or its logs
+    link = f"#token={token}" if token else ""  # a fragment never reaches the server or its logs
     if args.llm_server:
         cluster.model_server = ModelServer(
             root / "model", args.llm_port, model=args.llm_model, parallel=args.llm_parallel

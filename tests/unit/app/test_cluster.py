@@ -63,3 +63,12 @@ def test_each_model_server_gets_its_own_random_key(tmp_path):
 
     first, second = ModelServer(tmp_path, 1), ModelServer(tmp_path, 2)
     assert first.api_key != second.api_key and len(first.api_key) >= 24
+
+
+def test_the_launcher_makes_a_token_unless_one_is_set_or_refused():
+    from app.server.cluster import made_token
+
+    first, second = made_token({}, no_token=False), made_token({}, no_token=False)
+    assert first and second and first != second and len(first) >= 24
+    assert made_token({"ACRAG_SERVE_TOKEN": "mine"}, no_token=False) is None
+    assert made_token({}, no_token=True) is None
