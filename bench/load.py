@@ -19,8 +19,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Any
 import httpx
 
 __all__ = [
+    "LoadAverage",
     "LoadReport",
     "free_port",
     "index_sample",
@@ -80,6 +82,26 @@ class LoadReport:
         }
 
 
+class LoadAverage(threading.Thread):
+    """Sample the machine's 1-minute load average every `every` seconds while it runs."""
+
+    def __init__(self, every: float = 5.0):
+        super().__init__(daemon=True)
+        self.every, self.samples = every, [os.getloadavg()[0]]
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        """Sample until `stop`."""
+        while not self._done.wait(self.every):
+            self.samples.append(os.getloadavg()[0])
+
+    def stop(self) -> dict[str, float]:
+        """Stop sampling; return the lowest and highest load average seen."""
+        self._done.set()
+        self.samples.append(os.getloadavg()[0])
+        return {"load_min": round(min(self.samples), 1), "load_max": round(max(self.samples), 1)}
+
+
 def free_port() -> int:
     """Return a free TCP port on loopback."""
     with socket.socket() as sock:
@@ -88,16 +110,24 @@ def free_port() -> int:
 
 
 def start_server(
-    home: Path, *, demo: bool, log: Path, port: int | None = None
+    home: Path,
+    *,
+    demo: bool,
+    log: Path,
+    port: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `acrag serve` in its own process group; return it and its URL once `/ok` answers."""
+    """Start `acrag serve` in its own process group; return it and its URL once `/ok` answers.
+
+    `env`: variables added to this process's environment (e.g. `ACRAG_MODEL`).
+    """
     port = port or free_port()
     command = [sys.executable, "-m", "app.cli", "serve", "--no-token", "--port", str(port)]
     with log.open("ab") as out:
         server = subprocess.Popen(
             [*command, *(["--demo"] if demo else [])],
             cwd=REPO,
-            env={**os.environ, "ACRAG_HOME": str(home)},
+            env={**os.environ, **(env or {}), "ACRAG_HOME": str(home)},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Literal, NamedTuple, get_args, get_origin, get_type_hints
 
+from graphs.env_defaults import env_defaults
 from graphs.validation import InvalidContextError
-from models.defaults import DEFAULT_MODEL, HELPER_MODEL
+from models.defaults import DEFAULT_MODEL
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -57,21 +58,25 @@ def _opt(default: Any, description: str) -> Any:
     return field(default=default, metadata={"description": description})
 
 
+_ENV = env_defaults()
+"""This process's defaults for the models and the Chroma store (`graphs/env_defaults.py`)."""
+
+
 @dataclass(kw_only=True)
 class Context:
     """Every setting of one run: models per role, judges, thresholds, caps and stores."""
 
     # Models per role.
     generator_model: str = _opt(
-        DEFAULT_MODEL, "Chat model spec that writes answers and IRCoT sentences."
+        _ENV["generator_model"], "Chat model spec that writes answers and IRCoT sentences."
     )
     follow_up_model: str = _opt(
-        DEFAULT_MODEL, "Chat model spec of the `llm` follow-up rewriter (`follow_ups`)."
+        _ENV["follow_up_model"], "Chat model spec of the `llm` follow-up rewriter (`follow_ups`)."
     )
     rewriter_model: str = _opt(
-        HELPER_MODEL, "Chat model spec that rewrites questions into search keywords."
+        _ENV["rewriter_model"], "Chat model spec that rewrites questions into search keywords."
     )
-    judge_model: str = _opt(HELPER_MODEL, "Chat model spec behind the `llm` judges.")
+    judge_model: str = _opt(_ENV["judge_model"], "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(
         "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
     )
@@ -131,8 +136,10 @@ class Context:
     top_k: int = _opt(4, "Passages per retrieval.")
     retrieval_mode: Literal["dense", "bm25", "hybrid"] = _opt("hybrid", "Local retriever kind.")
     home: str | None = _opt(None, "Data directory holding the index (default: $ACRAG_HOME).")
-    chroma_url: str | None = _opt(None, "Chroma server URL; the embedded store when unset.")
-    collection: str = _opt("documents", "Chroma collection of the local index.")
+    chroma_url: str | None = _opt(
+        _ENV["chroma_url"], "Chroma server URL; the embedded store when unset."
+    )
+    collection: str = _opt(_ENV["collection"], "Chroma collection of the local index.")
     web_backend: Literal["auto", "tavily", "local", "none"] = _opt(
         "auto", "Web search: Tavily with a key, else the local web corpus; none disables it."
     )

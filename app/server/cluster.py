@@ -18,23 +18,27 @@ library only, so the test suite can drive it from `.venv` too.
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.server.cluster_services import Postgres, Redis
+from app.server.cluster_services import ModelServer, Postgres, Redis
 
-__all__ = ["Cluster", "free_port", "main", "worker_environment"]
+__all__ = ["Cluster", "free_port", "main", "made_token", "worker_environment"]
 
 REPO = Path(__file__).resolve().parents[2]
 HEARTBEAT_S = 5
 """Run heartbeat (`LG_BG_JOB_HEARTBEAT`): a dead worker's runs are re-queued after ~2-4x this."""
+TOKEN_ENV = "ACRAG_SERVE_TOKEN"
+"""The bearer token every worker requires (`app/server/asgi.py` reads it)."""
 RUN_TIMEOUT_S = 300
 """A run's time limit (`BG_JOB_TIMEOUT_SECS`; the stock default is a day): `acrag serve`'s."""
 
@@ -87,6 +91,8 @@ class Cluster:
     jobs_per_worker: int = 4
     heartbeat: float = HEARTBEAT_S
     extra_env: dict[str, str] = field(default_factory=dict)
+    model_server: ModelServer | None = None
+    """A model server shared by the workers: every role of their graphs goes to it."""
     processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -116,6 +122,8 @@ class Cluster:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.postgres.start()
         self.redis.start()
+        if self.model_server is not None:
+            self.model_server.start()
         self._migrate()
         self.start_worker(0, timeout=timeout)
         for index in range(1, self.workers):
@@ -132,7 +140,8 @@ class Cluster:
             jobs=self.jobs_per_worker,
             heartbeat=self.heartbeat,
         )
-        return {**os.environ, **variables, **self.extra_env}
+        shared_model = self.model_server.worker_env if self.model_server else {}
+        return {**os.environ, **variables, **shared_model, **self.extra_env}
 
     def _migrate(self) -> None:
         command = [self.python, "-m", "langgraph_runtime_pg.migrate", "upgrade"]
@@ -198,12 +207,20 @@ class Cluster:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 self.kill_worker(index)
+        if self.model_server is not None:
+            self.model_server.stop()
         self.redis.stop()
         self.postgres.stop()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Start the cluster in the foreground until Ctrl-C."""
+def made_token(environ: Mapping[str, str], *, no_token: bool) -> str | None:
+    """Return a random token for the workers, unless one is set or `--no-token` was given."""
+    if environ.get(TOKEN_ENV) or no_token:
+        return None  # the workers read a set token from the environment themselves
+    return secrets.token_urlsafe(24)
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.server.cluster", description=__doc__)
     parser.add_argument("--workers", type=int, default=2, help="API/queue processes (default 2)")
     parser.add_argument("--port", type=int, default=8200, help="first worker's port (default 8200)")
@@ -212,9 +229,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--config", type=Path, default=REPO / "langgraph.json")
     parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help=f"serve without a token when ${TOKEN_ENV} is unset (default: a random one)",
+    )
+    parser.add_argument(
+        "--llm-server",
+        action="store_true",
+        help="start one model server (app.server.llm_server) that every worker's graph uses",
+    )
+    parser.add_argument("--llm-model", default="qwen2.5-coder-1.5b", help="its local model spec")
+    parser.add_argument("--llm-port", type=int, default=8300, help="its port (default 8300)")
+    parser.add_argument("--llm-parallel", type=int, default=4, help="requests it decodes at once")
+    parser.add_argument(
         "--dir", type=Path, help="data directory (default: $ACRAG_HOME/cluster, kept across starts)"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the cluster in the foreground until Ctrl-C."""
+    args = _parser().parse_args(argv)
     from stores.home import acrag_home
 
     root = (args.dir or acrag_home() / "cluster").resolve()
@@ -222,9 +257,19 @@ def main(argv: list[str] | None = None) -> int:
     cluster = Cluster(
         root, args.workers, config=args.config, ports=ports, jobs_per_worker=args.jobs
     )
+    token = made_token(os.environ, no_token=args.no_token)
+    if token:
+        cluster.extra_env[TOKEN_ENV] = token
+    link = f"#token={token}" if token else ""  # a fragment never reaches the server or its logs
+    if args.llm_server:
+        cluster.model_server = ModelServer(
+            root / "model", args.llm_port, model=args.llm_model, parallel=args.llm_parallel
+        )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with cluster:
-        lines = [f"  worker {i}: {url}/ui/  (API {url})" for i, url in enumerate(cluster.urls)]
+        lines = [f"  worker {i}: {url}/ui/{link}" for i, url in enumerate(cluster.urls)]
+        if cluster.model_server is not None:
+            lines.append(f"  model server: {cluster.model_server.url} ({args.llm_model})")
         sys.stderr.write("\n".join(["cluster up:", *lines, f"  data: {root}", "Ctrl-C stops."]))
         sys.stderr.write("\n")
         try:

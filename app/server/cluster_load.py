@@ -1,22 +1,13 @@
-"""Load on the cluster: N concurrent conversations over 1, 2, 4 stock LangGraph API workers.
+"""Load on the cluster: concurrent conversations over stock LangGraph API workers.
 
-For each worker count, starts `app.server.cluster` (PostgreSQL, Redis, the workers) in a fresh
-data directory, opens `--threads` conversations spread round-robin over the workers, and has
-each ask `--questions` questions in turn through `langgraph-sdk`'s `runs.stream`, the way the
-chat page does. A turn whose worker goes away is picked up on another worker: its run is
-joined there (`runs.join_stream`) if it had started, else sent again. Reports p50/p95 run
-latency (request to last event) and runs per minute, and checks every conversation's stored
-messages: exactly its own questions, in order, one answer each.
-
-Usage (the cluster's virtualenv runs the workers; this script runs under `.venv`):
-    .venv/bin/python -m app.server.cluster_load --demo [--workers 1,2,4] [--threads 16]
-        [--questions 5]
+The client side of `python -m app.server.cluster_bench`: conversations spread round-robin over
+the workers, each asking its questions in turn through `langgraph-sdk`'s `runs.stream`, the
+way the chat page does. A turn whose worker goes away is picked up on another worker: its run
+is joined there (`runs.join_stream`) if it had started, else sent again. Every conversation's
+stored messages are checked: exactly its own questions, in order, one answer each.
 """
 
-import argparse
 import json
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,8 +20,8 @@ from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from langgraph_sdk.schema import StreamMode
 
-from app.server.cluster import REPO, Cluster
-from bench.load import LoadReport, index_sample, thread_questions
+from app.server.cluster import REPO
+from bench.load import LoadReport, thread_questions
 
 __all__ = [
     "CLUSTER_PYTHON",
@@ -225,52 +216,3 @@ def warm(urls: Sequence[str], headers: Mapping[str, str] | None = None) -> None:
         client = connect(url, headers)
         thread_id = str(client.threads.create()["thread_id"])
         ask([client], 0, thread_id, "What is the capital of France?")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Measure each worker count; print one JSON line per count, then a Markdown table."""
-    parser = argparse.ArgumentParser(prog="python -m app.server.cluster_load", description=__doc__)
-    parser.add_argument("--workers", default="1,2,4", help="worker counts (default 1,2,4)")
-    parser.add_argument("--threads", type=int, default=16)
-    parser.add_argument("--questions", type=int, default=5)
-    parser.add_argument("--jobs", type=int, default=4, help="concurrent runs per worker")
-    parser.add_argument("--demo", action="store_true", help="the model-free demo graph")
-    parser.add_argument("--python", default=str(CLUSTER_PYTHON), help="the cluster venv's python")
-    args = parser.parse_args(argv)
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="acrag-cluster-load-") as tmp:
-        home = Path(tmp) / "home"
-        config = demo_config(Path(tmp)) if args.demo else REPO / "langgraph.json"
-        if not args.demo:
-            index_sample(home)
-        for count in [int(n) for n in args.workers.split(",")]:
-            root = Path(tmp) / f"cluster-{count}"
-            cluster = Cluster(
-                root, count, python=args.python, config=config, jobs_per_worker=args.jobs
-            )
-            cluster.extra_env["ACRAG_HOME"] = str(home)
-            try:
-                with cluster:
-                    warm(cluster.urls)
-                    report, _ = run_load(
-                        cluster.urls, threads=args.threads, questions=args.questions
-                    )
-            finally:
-                cluster.postgres.remove()
-            row = {"workers": count, "jobs_per_worker": args.jobs, **report.summary()}
-            rows.append(row)
-            sys.stdout.write(json.dumps(row) + "\n")
-            sys.stdout.flush()
-            for problem in [*report.errors, *report.leaks][:10]:
-                sys.stderr.write(problem + "\n")
-    sys.stdout.write("\n| workers | runs | errors | p50 s | p95 s | max s | wall s | runs/min |\n")
-    sys.stdout.write("|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    for r in rows:
-        cells = [r[k] for k in ("workers", "runs", "errors", "p50_s", "p95_s", "max_s")]
-        cells += [r["wall_s"], r["runs_per_min"]]
-        sys.stdout.write("| " + " | ".join(str(c) for c in cells) + " |\n")
-    return 1 if any(r["errors"] or r["leaks"] for r in rows) else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -12,15 +12,19 @@ Standard library only: it runs under the cluster's own virtualenv and under the 
 
 import hashlib
 import os
+import secrets
 import shutil
 import subprocess
+import sys
 import time
-from dataclasses import dataclass
+import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Postgres", "Redis", "postgres_bindir"]
+__all__ = ["ModelServer", "Postgres", "Redis", "postgres_bindir"]
 
 _USER = "acrag"
+_REPO = Path(__file__).resolve().parents[2]
 
 
 def postgres_bindir() -> Path:
@@ -147,6 +151,86 @@ class Redis:
             self.process.terminate()
             try:
                 self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+@dataclass
+class ModelServer:
+    """The shared model server (`app.server.llm_server`) on 127.0.0.1:`port`, with a random key.
+
+    `worker_env` is what a worker needs to send every role's requests to it.
+    """
+
+    root: Path
+    port: int
+    model: str = "qwen2.5-coder-1.5b"
+    alias: str = "acrag-reader"
+    parallel: int = 4
+    python: str = sys.executable
+    api_key: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The OpenAI-compatible base URL."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def worker_env(self) -> dict[str, str]:
+        """The variables that point every role of a worker's graph at this server."""
+        return {
+            "ACRAG_LLM_BASE_URL": self.url,
+            "ACRAG_MODEL": f"openai:{self.alias}",
+            "OPENAI_API_KEY": self.api_key,
+        }
+
+    def start(self, timeout: float = 300) -> None:
+        """Start the server and wait until its model is loaded (`/health` says ok)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        command = [self.python, "-m", "app.server.llm_server", "--model", self.model]
+        command += ["--alias", self.alias, "--port", str(self.port)]
+        command += ["--parallel", str(self.parallel)]
+        env = {**os.environ, "ACRAG_LLM_API_KEY": self.api_key}  # never on the command line
+        with (self.root / "model-server.log").open("ab") as log:
+            self.process = subprocess.Popen(
+                command, cwd=_REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                tail = (self.root / "model-server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the model server exited:\n{tail}")
+            if self._healthy():
+                return
+            time.sleep(0.5)
+        raise TimeoutError(f"the model server did not load its model within {timeout}s")
+
+    def _healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as r:
+                return r.status == 200
+        except OSError:  # not listening yet, or 503 while the model loads
+            return False
+
+    def metrics(self) -> dict[str, float]:
+        """Return the server's counters (`/metrics`), e.g. `llamacpp:prompt_tokens_total`."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/metrics",
+            headers={"Authorization": f"Bearer {self.api_key}"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            lines = answer.read().decode().splitlines()
+        pairs = (line.rsplit(" ", 1) for line in lines if line and not line.startswith("#"))
+        return {name: float(value) for name, value in pairs}
+
+    def stop(self) -> None:
+        """Stop the server."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)

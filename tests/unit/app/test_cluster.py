@@ -35,3 +35,40 @@ def test_run_time_limit_is_acrag_serves_unless_langgraph_json_says_otherwise():
     assert _environment(longer)["BG_JOB_TIMEOUT_SECS"] == "900"
     auth = {**CONFIG, "auth": {"path": "auth.py:auth"}}
     assert json.loads(_environment(auth)["LANGGRAPH_AUTH"]) == {"path": "auth.py:auth"}
+
+
+def test_a_shared_model_server_reaches_every_worker_and_user_settings_still_win(
+    tmp_path, monkeypatch
+):
+    from app.server.cluster import Cluster
+    from app.server.cluster_services import ModelServer
+
+    monkeypatch.delenv("ACRAG_MODEL", raising=False)
+    monkeypatch.delenv("ACRAG_LLM_BASE_URL", raising=False)
+    server = ModelServer(tmp_path / "model", 8399, alias="reader", api_key="k")
+    cluster = Cluster(tmp_path, 1, ports=[8398], model_server=server)
+    cluster.config = tmp_path / "langgraph.json"
+    cluster.config.write_text(json.dumps(CONFIG))
+    env = cluster._environment()
+    assert env["ACRAG_LLM_BASE_URL"] == "http://127.0.0.1:8399/v1"
+    assert (env["ACRAG_MODEL"], env["OPENAI_API_KEY"]) == ("openai:reader", "k")
+    cluster.extra_env["ACRAG_MODEL"] = "smollm2"
+    assert cluster._environment()["ACRAG_MODEL"] == "smollm2"
+    alone = Cluster(tmp_path, 1, ports=[8397], config=cluster.config)._environment()
+    assert "ACRAG_MODEL" not in alone and "ACRAG_LLM_BASE_URL" not in alone
+
+
+def test_each_model_server_gets_its_own_random_key(tmp_path):
+    from app.server.cluster_services import ModelServer
+
+    first, second = ModelServer(tmp_path, 1), ModelServer(tmp_path, 2)
+    assert first.api_key != second.api_key and len(first.api_key) >= 24
+
+
+def test_the_launcher_makes_a_token_unless_one_is_set_or_refused():
+    from app.server.cluster import made_token
+
+    first, second = made_token({}, no_token=False), made_token({}, no_token=False)
+    assert first and second and first != second and len(first) >= 24
+    assert made_token({"ACRAG_SERVE_TOKEN": "mine"}, no_token=False) is None
+    assert made_token({}, no_token=True) is None
