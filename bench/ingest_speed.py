@@ -7,8 +7,9 @@ Each round times, back to back on the same machine, (1) a plain `SentenceTransfo
 in float32 of the very texts the ingestion embeds (title and chunk, batch 64) and (2) a whole
 `acrag ingest` into a fresh index (read, chunk, de-duplicate, embed in the CPU's default
 precision, bf16 or int8; Chroma upsert,
-BM25 rebuild), and reports the ratio of the two rates. Rounds alternate, so that a noisy
-neighbour slows both sides; the median ratio is the figure to quote.
+BM25 rebuild), and reports the ratio of the two rates. Rounds alternate which side goes
+first, so that a neighbour's load rising or falling during a round favours neither; the
+median ratio is the figure to quote.
 """
 
 import argparse
@@ -90,9 +91,12 @@ def main() -> None:
         print("|---:|---:|---:|---:|---:|")  # noqa: T201
         ratios = []
         for round_ in range(1, args.rounds + 1):
-            raw = _raw_rate(texts)
+            if round_ % 2:  # odd rounds time fp32 first, even ones last: a load that
+                raw = _raw_rate(texts)  # rises or falls during a round favours neither side
             raw8 = _encoder_rate(texts)
             seconds, added = _ingest(source, Path(tmp) / f"round{round_}")
+            if not round_ % 2:
+                raw = _raw_rate(texts)
             rate = added / seconds
             ratios.append(rate / raw)
             print(
