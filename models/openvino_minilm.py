@@ -6,6 +6,7 @@ On a CPU with native bfloat16 units (AVX512-BF16, AMX) OpenVINO's bf16 kernels e
 (no download) and saved under the cache directory, so later processes only compile it.
 """
 
+import os
 import threading
 import warnings
 from pathlib import Path
@@ -57,7 +58,7 @@ class OpenVinoMiniLM:
             converted = ov.convert_model(transformer, example_input=inputs)
         if xml is not None:
             xml.parent.mkdir(parents=True, exist_ok=True)
-            partial = xml.with_name("partial.xml")
+            partial = xml.with_name(f"partial-{os.getpid()}.xml")  # processes may race
             ov.save_model(converted, partial, compress_to_fp16=False)
             partial.with_suffix(".bin").replace(xml.with_suffix(".bin"))
             partial.replace(xml)  # the XML last: a model is complete when its XML exists
