@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bench.strategies import BASELINES
+from bench.harness.strategies import BASELINES
 from models.defaults import DEFAULT_MODEL, HELPER_MODEL
 from models.errors import UserError
 
 if TYPE_CHECKING:
-    from bench.harness import EvalConfig
+    from bench.harness.evaluate import EvalConfig
 
 __all__ = ["DEFAULT_STRATEGIES", "add_parser", "parse_shares", "run"]
 
@@ -131,10 +131,10 @@ def write_run_info(out: Path, config: "EvalConfig", *, command: str) -> Path:
     """Write `run.json`: the command, the code's commit and each strategy's full Context."""
     from dataclasses import asdict
 
-    from bench.harness import runner_settings
-    from bench.paths import portable_path
-    from bench.runner import make_context
-    from bench.strategies import ORACLE
+    from bench.harness.evaluate import runner_settings
+    from bench.harness.paths import portable_path
+    from bench.harness.runner import make_context
+    from bench.harness.strategies import ORACLE
 
     settings = runner_settings(config)
     contexts = {}
@@ -165,12 +165,12 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark, write its reports and print where they are."""
     from langchain_core.globals import get_llm_cache, set_llm_cache
 
-    from bench.harness import EvalConfig, run_eval, runner_settings
-    from bench.llm_cache import install_llm_cache
-    from bench.outputs import REPORT_FILE, write_reports
-    from bench.paths import portable_command
-    from bench.runner import GraphRunner
-    from bench.strategies import parse_strategies
+    from bench.harness.evaluate import EvalConfig, run_eval, runner_settings
+    from bench.harness.llm_cache import install_llm_cache
+    from bench.harness.paths import portable_command
+    from bench.harness.runner import GraphRunner
+    from bench.harness.strategies import parse_strategies
+    from bench.reports.outputs import REPORT_FILE, write_reports
     from graphs.context import parse_settings
     from stores.home import acrag_home
 

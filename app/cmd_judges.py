@@ -2,7 +2,7 @@
 
 QA files (`--data`) give the evaluator's and classifier's metrics and the support judge's on
 held-out pairs; benchmark records (`--records`) give the support judges' separation of a
-reader's right and wrong answers (`bench.support_eval`).
+reader's right and wrong answers (`bench.suites.support_eval`).
 """
 
 import argparse
@@ -116,7 +116,7 @@ def _on_data(args: argparse.Namespace, report: dict[str, Any]) -> None:
 
 
 def _on_records(args: argparse.Namespace, report: dict[str, Any]) -> None:
-    from bench.support_eval import evaluate_reader_answers
+    from bench.suites.support_eval import evaluate_reader_answers
     from stores.home import acrag_home
 
     report["support_reader_answers"] = evaluate_reader_answers(

@@ -70,7 +70,7 @@ def _slug(spec: str) -> str:
 
 def _graph_runner(reader: str) -> "StrategyRunner":
     """Return the benchmark runner over the live graph, `reader` in every model role."""
-    from bench.runner import GraphRunner
+    from bench.harness.runner import GraphRunner
 
     return GraphRunner(model=reader)
 
@@ -79,8 +79,8 @@ def run_labels(args: argparse.Namespace) -> int:
     """Label a seeded per-dataset subset with the graph's routes, appending to a JSONL file."""
     from langchain_core.globals import get_llm_cache, set_llm_cache
 
-    from bench.data import load_questions
-    from bench.llm_cache import install_llm_cache
+    from bench.harness.data import load_questions
+    from bench.harness.llm_cache import install_llm_cache
     from graphs import Context
     from training.data import split_files
     from training.silver import LabelConfig, run_to_file, select_subset

@@ -5,7 +5,7 @@ plus the committed artifact in `models/artifacts/evaluator/` (see `acrag train e
 `load_thresholds()` reads the upper, lower and strip-filter thresholds chosen on the dev files
 from the same artifact's manifest, without loading torch. CRAG's upper and lower thresholds
 are then replaced by the ones chosen by answer accuracy (`decision.json` beside the manifest,
-written by `python -m bench.crag_sweep ... --decide`), when that file names these weights.
+written by `python -m bench.suites.crag_sweep ... --decide`), when that file names these weights.
 """
 
 import json
@@ -83,7 +83,7 @@ def load_thresholds(artifact: Path | None = None) -> Thresholds:
         if chosen.get("weights_sha256") != manifest.get("weights_sha256"):
             raise ArtifactError(
                 f"{decision} was chosen for other evaluator weights; rerun the sweep "
-                "(`python -m bench.crag_sweep ... --decide`) or delete it"
+                "(`python -m bench.suites.crag_sweep ... --decide`) or delete it"
             )
         values |= {k: float(chosen[k]) for k in ("upper", "lower")}
     return Thresholds(**values)

@@ -22,7 +22,7 @@ answer and what the user typed last time, and replaces the turn's referring pron
    "her" before a noun) becomes "X's"; a leading "And"/"So"/"But" is dropped.
 
 Branches that did not pay on the dev half of the threads set (`bench/datasets/threads/`,
-rules alone, `python -m bench.multiturn --rewrites-only --split dev --set follow_ups=rules`)
+rules alone, `python -m bench.suites.multiturn --rewrites-only --split dev --set follow_ups=rules`)
 were deleted: answers to "Which N"/"What N" questions named with N (it cost one rewrite), the
 dummy "it", a quoted title as the name, the lone-acronym guard, the "Who was X?" exception,
 the refusal of a switch of pronoun kind, and the name-shape and sentence-word tests of an

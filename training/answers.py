@@ -1,12 +1,13 @@
 """The answer match used to find answer-bearing passages and to score silver-label runs.
 
-It is the benchmark's own Acc (`bench.metrics`), so labels and benchmark tables agree on what
+It is the benchmark's own Acc (`bench.harness.metrics`), so labels and benchmark tables agree on
+what
 counts as a correct answer.
 """
 
 from collections.abc import Iterable
 
-from bench.metrics import accuracy, normalize_answer
+from bench.harness.metrics import accuracy, normalize_answer
 
 __all__ = ["answer_in", "normalize_answer"]
 

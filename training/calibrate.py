@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.judge_metrics import accuracy, roc_auc
+from bench.harness.judge_metrics import accuracy, roc_auc
 from models.evaluator import Thresholds, crag_action, load_evaluator
 from training.answers import answer_in
 from training.data import build_pairs, is_relevant, load_records, split_files, split_strips

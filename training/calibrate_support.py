@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.judge_metrics import roc_auc
+from bench.harness.judge_metrics import roc_auc
 from models.artifact import MANIFEST, pair_logits
 from models.support import KIND, SupportThresholds, TrainedSupportJudge
 from training.calibrate import THRESHOLD_GRID, pair_metrics, sample_per_dataset

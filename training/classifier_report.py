@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from bench.judge_metrics import accuracy
+from bench.harness.judge_metrics import accuracy
 from training.labels import ROUTES
 from training.route_a import ChatExample
 

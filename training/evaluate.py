@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.judge_metrics import accuracy, confusion_matrix
+from bench.harness.judge_metrics import accuracy, confusion_matrix
 from training.calibrate import pair_metrics
 from training.classifier_report import (
     chat_report,

@@ -19,7 +19,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from bench.judge_metrics import accuracy
+from bench.harness.judge_metrics import accuracy
 from training.calibrate import pair_metrics
 from training.data import Pair, build_pairs, load_records
 

@@ -1,6 +1,6 @@
 """Adaptive-RAG's route labels (section 3.2): silver where a strategy succeeds, else bias.
 
-A question's silver label comes from the one oracle rule (`bench.oracle.oracle_route`): the
+A question's silver label comes from the one oracle rule (`bench.harness.oracle.oracle_route`): the
 simplest of A (no retrieval) < B (single-step) < C (IRCoT) that answered correctly, ties going
 to the simpler. Questions no strategy answers, and questions no strategy was run on, take the
 dataset-bias label: B for single-hop datasets, C for multi-hop ones. A closed-book answer to a
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.metrics import score_prediction
-from bench.oracle import ROUTES, label_rows, oracle_route
+from bench.harness.metrics import score_prediction
+from bench.harness.oracle import ROUTES, label_rows, oracle_route
 from models.errors import UserError
 from models.judges import Route
 
@@ -51,7 +51,7 @@ def bias_label(hop: str, *, multi_hop: Route = "C") -> Route:
 def answer_in_question(question: str, answers: Sequence[str]) -> bool:
     """Return whether a gold answer is written in the question, as in a choice between options.
 
-    That is, the question itself, read as a prediction, scores Acc (`bench.metrics`: whole
+    That is, the question itself, read as a prediction, scores Acc (`bench.harness.metrics`: whole
     words after SQuAD normalisation): "Who was born first, Ann Lee or Bo Chan?" holds
     "Bo Chan"; "Who wrote Annie?" does not hold "Ann".
     """
@@ -76,7 +76,7 @@ def read_label_file(path: Path, *, reader: str | None = None) -> dict[str, dict[
     """Read a silver-label JSONL file keyed by question id, optionally one reader's rows only.
 
     A benchmark `records.jsonl` serves too: its `no-retrieval`, `single` and `ircot` records
-    become label rows (`bench.oracle.label_rows`).
+    become label rows (`bench.harness.oracle.label_rows`).
 
     Raises:
         UserError: The file mixes readers and none was chosen.

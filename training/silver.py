@@ -2,10 +2,11 @@
 
 Adaptive-RAG (section 3.2) labels a training question by running every strategy the classifier
 chooses between and taking the simplest that answers correctly. Here those strategies are the
-benchmark's (`bench.strategies`: `no-retrieval`, `single`, `ircot`, i.e. routes A, B, C) run
-through the benchmark runner (`bench.runner.GraphRunner`), so the labels come from the very
+benchmark's (`bench.harness.strategies`: `no-retrieval`, `single`, `ircot`, i.e. routes A, B, C) run
+through the benchmark runner (`bench.harness.runner.GraphRunner`), so the labels come from the very
 routes the classifier picks. Each question gets an index of its own, built and cached as the
-benchmark builds its indexes (`bench.corpus`): the question's passages plus, as the benchmark's
+benchmark builds its indexes (`bench.harness.corpus`): the question's passages plus, as the
+benchmark's
 shared index does, other questions' passages of the same dataset as distractors, until it
 holds `index_passages`. A strategy is correct when a gold answer occurs in its prediction (the
 benchmark's Acc); the label follows the one oracle rule (`training.labels`).
@@ -25,10 +26,10 @@ from typing import Any, Protocol
 
 from tqdm.auto import tqdm
 
-from bench.corpus import Corpus, IngestFn, dedupe, prepare_home
-from bench.data import BenchPassage, Question
-from bench.oracle import route_of
-from bench.strategies import ORACLE_LADDER
+from bench.harness.corpus import Corpus, IngestFn, dedupe, prepare_home
+from bench.harness.data import BenchPassage, Question
+from bench.harness.oracle import route_of
+from bench.harness.strategies import ORACLE_LADDER
 from models.errors import UserError
 from models.judges import Route
 from training.answers import answer_in
@@ -106,7 +107,7 @@ def dataset_corpus(question: Question, pool: Sequence[Question]) -> Corpus:
     """Return one index for the question's whole dataset: every pool question's passages.
 
     As the benchmark indexes its files, so retrieval is as hard as at evaluation; the index
-    is built once per dataset and cached (`bench.corpus.prepare_home`).
+    is built once per dataset and cached (`bench.harness.corpus.prepare_home`).
     """
     mine = [q for q in pool if q.dataset == question.dataset] or [question]
     passages = [BenchPassage(p.title, p.text) for q in mine for p in q.passages]

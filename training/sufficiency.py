@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.judge_metrics import roc_auc
+from bench.harness.judge_metrics import roc_auc
 from training.answers import answer_in
 from training.data import is_relevant, load_records
 from training.hard_negatives import answerless, title_index

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.metrics import normalize_answer
+from bench.harness.metrics import normalize_answer
 from models.support import evidence_windows, support_input
 from models.text import content_tokens
 from training.answer_forms import answer_type, phrase, typed_spans

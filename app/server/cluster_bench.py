@@ -32,8 +32,8 @@ from typing import Any
 from app.server.cluster import REPO, Cluster, free_port
 from app.server.cluster_load import CLUSTER_PYTHON, demo_config, run_load, warm
 from app.server.cluster_services import ModelServer
-from bench.load import LoadAverage, LoadReport, index_sample, start_server
-from bench.load import run_load as run_serve_load
+from bench.suites.load import LoadAverage, LoadReport, index_sample, start_server
+from bench.suites.load import run_load as run_serve_load
 
 __all__ = ["main"]
 

@@ -21,7 +21,7 @@ from langgraph_sdk.client import SyncLangGraphClient
 from langgraph_sdk.schema import StreamMode
 
 from app.server.cluster import REPO
-from bench.load import LoadReport, thread_questions
+from bench.suites.load import LoadReport, thread_questions
 
 __all__ = [
     "CLUSTER_PYTHON",

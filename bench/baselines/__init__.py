@@ -18,7 +18,7 @@ BUILDERS: dict[str, Callable[[Deps | None], Any]] = {
     "tutorial-crag": build_tutorial_crag,
     "tutorial-self-rag": build_tutorial_self_rag,
 }
-"""Strategy name -> graph builder (the names are listed in `bench.strategies.BASELINES`)."""
+"""Strategy name -> graph builder (the names are listed in `bench.harness.strategies.BASELINES`)."""
 
 
 def build_baselines(deps: Deps | None = None) -> dict[str, Any]:

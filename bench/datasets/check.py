@@ -33,7 +33,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bench.data import documents_root
 from bench.datasets.conversations import (
     CORPORA,
     MULTITURN_FILE,
@@ -43,7 +42,8 @@ from bench.datasets.conversations import (
     load_conversations,
     missing_words,
 )
-from bench.metrics import normalize_answer
+from bench.harness.data import documents_root
+from bench.harness.metrics import normalize_answer
 
 __all__ = [
     "DATASETS_DIR",

@@ -122,7 +122,7 @@ def test_no_import_upward(package):
 
 
 BENCH_LAYERS = {
-    "bench.harness": ("bench.reports", "bench.suites"),
+    "bench.harness.evaluate": ("bench.reports", "bench.suites"),
     "bench.reports": ("bench.suites",),
 }
 """Inside bench: the harness runs benchmarks, reports read their results, suites use both."""

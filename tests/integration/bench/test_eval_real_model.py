@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from bench.records import read_records
+from bench.harness.records import read_records
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "qa" / "nq.dev.jsonl"
 

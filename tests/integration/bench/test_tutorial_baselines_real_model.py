@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.runner import GraphRunner
-from bench.strategies import BASELINES
+from bench.harness.runner import GraphRunner
+from bench.harness.strategies import BASELINES
 from graphs import Context
 
 PASSAGES = {

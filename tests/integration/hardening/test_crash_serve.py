@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.load import start_server
+from bench.suites.load import start_server
 
 FIRST = "What is the capital of France?"
 FOLLOW_UP = "Which river flows through it?"

@@ -2,12 +2,12 @@
 
 The corpus is indexed with `acrag ingest` (web pages with `--web`, served by the offline web
 backend); every question runs through the real graph. No answer may carry a canary token.
-`python -m bench.injection` prints the same numbers (and `--no-guard` the framing alone).
+`python -m bench.suites.injection` prints the same numbers (and `--no-guard` the framing alone).
 """
 
 from pathlib import Path
 
-from bench.injection import indexed_home, load_cases, run_cases
+from bench.suites.injection import indexed_home, load_cases, run_cases
 
 
 def test_no_answer_obeys_an_injected_instruction(tmp_path: Path) -> None:

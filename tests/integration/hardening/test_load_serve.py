@@ -1,13 +1,13 @@
 """Load against `acrag serve` on loopback: concurrent conversations, no errors, no leaks.
 
-CI runs smaller counts; the full 8 x 20 with the real graph is `python -m bench.load`.
+CI runs smaller counts; the full 8 x 20 with the real graph is `python -m bench.suites.load`.
 """
 
 from pathlib import Path
 
 import pytest
 
-from bench.load import index_sample, run_load, start_server
+from bench.suites.load import index_sample, run_load, start_server
 
 
 def _serve(tmp_path: Path, *, demo: bool):

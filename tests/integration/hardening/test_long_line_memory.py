@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.ingest_memory import ingest_peak_mb, serve_peak_mb, write_long_line
+from bench.suites.ingest_memory import ingest_peak_mb, serve_peak_mb, write_long_line
 
 pytestmark = pytest.mark.integration
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.data import load_questions
-from bench.runner import GraphRunner
+from bench.harness.data import load_questions
+from bench.harness.runner import GraphRunner
 from training.silver import LabelConfig, run_to_file
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "qa" / "nq.train.jsonl"

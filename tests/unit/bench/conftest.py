@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import EvalConfig
-from bench.runner import Outcome
+from bench.harness.evaluate import EvalConfig
+from bench.harness.runner import Outcome
 
 ANSWERS = {"q0": "Paris", "q1": "Rome", "q2": "Oslo"}
 

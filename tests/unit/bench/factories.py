@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from bench.records import Record
+from bench.harness.records import Record
 
 
 def record(

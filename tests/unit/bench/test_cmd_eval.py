@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-import bench.corpus
-import bench.runner
+import bench.harness.corpus
+import bench.harness.runner
 from app.cli import main
 from app.cmd_eval import parse_shares
 from graphs.context import parse_settings
@@ -34,8 +34,8 @@ def test_cli_runs_writes_reports_and_resumes(tmp_path, data_file, monkeypatch, c
         built.append(kwargs)
         return FakeRunner()
 
-    monkeypatch.setattr(bench.runner, "GraphRunner", fake_runner)
-    monkeypatch.setattr(bench.corpus, "_store_ingest", lambda jsonl, home, collection: None)
+    monkeypatch.setattr(bench.harness.runner, "GraphRunner", fake_runner)
+    monkeypatch.setattr(bench.harness.corpus, "_store_ingest", lambda jsonl, home, collection: None)
     out = tmp_path / "out"
     argv = [
         "--home",
@@ -83,8 +83,8 @@ def test_cli_flags_warm_the_prompt_cache_and_fix_the_order(tmp_path, data_file, 
         runners.append(FakeRunner())
         return runners[-1]
 
-    monkeypatch.setattr(bench.runner, "GraphRunner", fake_runner)
-    monkeypatch.setattr(bench.corpus, "_store_ingest", lambda jsonl, home, collection: None)
+    monkeypatch.setattr(bench.harness.runner, "GraphRunner", fake_runner)
+    monkeypatch.setattr(bench.harness.corpus, "_store_ingest", lambda jsonl, home, collection: None)
     out = tmp_path / "out"
     argv = ["--home", str(tmp_path / "home"), "eval", "--data", str(data_file), "--out", str(out)]
     strategies = ["--strategies", "no-retrieval,single,ircot", "--no-warm-up"]

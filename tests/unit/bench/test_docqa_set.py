@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.data import load_questions
 from bench.datasets.check import DATASETS_DIR, answer_in, check_set, document_text
+from bench.harness.data import load_questions
 
 SET = DATASETS_DIR / "docqa"
 QUESTIONS = SET / "questions.jsonl"

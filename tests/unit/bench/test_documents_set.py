@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from bench.corpus import build_corpus, prepare_home
-from bench.data import BenchPassage, load_questions
 from bench.datasets.check import answer_in, check_set, main, shipped_sets
-from bench.harness import EvalConfig, run_eval
+from bench.harness.corpus import build_corpus, prepare_home
+from bench.harness.data import BenchPassage, load_questions
+from bench.harness.evaluate import EvalConfig, run_eval
 from models.errors import UserError
 from tests.unit.bench.conftest import FakeRunner
 

@@ -8,8 +8,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from app.cmd_eval import DEFAULT_STRATEGIES
 from bench.baselines import BUILDERS, build_baselines, build_tutorial_crag, build_tutorial_self_rag
 from bench.baselines._tutorial import parse_binary_score
-from bench.runner import GraphRunner
-from bench.strategies import BASELINES, DESCRIPTIONS, parse_strategies
+from bench.harness.runner import GraphRunner
+from bench.harness.strategies import BASELINES, DESCRIPTIONS, parse_strategies
 from graphs import Context
 from prompts.generate import CLOSED_BOOK_SYSTEM
 from tests.fakes import FakeRetriever, FakeWebSearch, RuleChatModel, local_doc, make_deps, web_doc

@@ -1,13 +1,13 @@
 """Fuzz (CI size): generated questions and settings through the graph with fast fakes.
 
-The full count runs with `.venv/bin/python -m bench.fuzz --count 500`.
+The full count runs with `.venv/bin/python -m bench.suites.fuzz --count 500`.
 """
 
 import random
 
 import pytest
 
-from bench.fuzz import check_run, make_case, run_case, run_fuzz
+from bench.suites.fuzz import check_run, make_case, run_case, run_fuzz
 from graphs import InvalidQuestionError
 
 CI_COUNT = 60

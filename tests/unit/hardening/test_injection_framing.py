@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import BaseMessage
 
-from bench.injection import CANARY, answer_body
+from bench.suites.injection import CANARY, answer_body
 from graphs import Context, build_graph
 from nodes._common import format_passages
 from nodes._guard import is_instruction, without_instructions

@@ -7,7 +7,8 @@ from models.errors import UserError
 from training.labels import answer_in_question, bias_label, read_label_file, route_labels
 from training.train_classifier import label_counts
 
-# The oracle rule itself (simplest correct route) is tested once: tests/unit/bench/test_oracle.py.
+# The oracle rule itself (simplest correct route) is tested once:
+# tests/unit/bench/harness/test_oracle.py.
 
 
 def test_bias_label_follows_the_hop() -> None:

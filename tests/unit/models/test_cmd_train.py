@@ -75,7 +75,7 @@ def data_dir(tmp_path: Path) -> Path:
 def test_train_labels_appends_one_reader_and_resumes(tmp_path, data_dir, monkeypatch, capsys):
     runner = RightWithRetrieval()
     monkeypatch.setattr(cmd_labels, "_graph_runner", lambda reader: runner)
-    monkeypatch.setattr("bench.corpus._store_ingest", lambda path, home, collection: None)
+    monkeypatch.setattr("bench.harness.corpus._store_ingest", lambda path, home, collection: None)
     monkeypatch.setattr("training.silver._quiet_ingest", lambda path, home, collection: None)
     argv = ["--home", str(tmp_path / "home"), "train", "labels", "--data-dir", str(data_dir)]
     argv += ["--per-dataset", "3", "--limit", "2", "--no-cache"]

@@ -1,6 +1,6 @@
 import pytest
 
-from bench.judge_metrics import accuracy, confusion_matrix, roc_auc
+from bench.harness.judge_metrics import accuracy, confusion_matrix, roc_auc
 from training.answers import answer_in, normalize_answer
 from training.data import build_pairs, is_relevant, split_strips
 

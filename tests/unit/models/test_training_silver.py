@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.data import BenchPassage, Question
+from bench.harness.data import BenchPassage, Question
 from models.errors import UserError
 from training.silver import (
     LabelConfig,

@@ -1,0 +1,1 @@
+"""The benchmark harness: questions, corpus, strategies, runner, records, scoring."""

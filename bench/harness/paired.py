@@ -1,0 +1,112 @@
+"""Paired bootstrap: is one run's score above another's on the same questions, beyond noise?
+
+python -m bench.harness.paired docs/bench/readers/A/records.jsonl docs/bench/readers/B/records.jsonl
+python -m bench.harness.paired --rewrites A/rewrites.jsonl B/rewrites.jsonl   # follow-up rewrites
+"""
+
+import argparse
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.harness.records import Record, read_records
+
+__all__ = ["Difference", "main", "paired_difference", "paired_values"]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Mean of `a - b` over paired questions, in points, with a bootstrap 95% interval."""
+
+    metric: str
+    n: int
+    mean: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        """Return e.g. `F1 +17.1 [+9.8, +24.6] (n=60)`."""
+        return f"{self.metric} {self.mean:+.1f} [{self.low:+.1f}, {self.high:+.1f}] (n={self.n})"
+
+
+def _by_question(records: Sequence[Record], strategy: str | None) -> dict[tuple[str, str], Record]:
+    return {
+        (r.dataset, r.id): r
+        for r in records
+        if r.error is None and (strategy is None or r.strategy == strategy)
+    }
+
+
+def paired_difference(
+    a: Sequence[Record],
+    b: Sequence[Record],
+    *,
+    metric: str = "f1",
+    strategy_a: str | None = None,
+    strategy_b: str | None = None,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Difference:
+    """Return the mean difference a - b (x100) over shared questions and its 95% interval."""
+    left, right = _by_question(a, strategy_a), _by_question(b, strategy_b)
+    return paired_values(
+        {k: getattr(r, metric) for k, r in left.items()},
+        {k: getattr(r, metric) for k, r in right.items()},
+        metric=metric,
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def paired_values(
+    a: Mapping[Any, float],
+    b: Mapping[Any, float],
+    *,
+    metric: str,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Difference:
+    """Return the mean of `a - b` (x100) over the keys both hold, and its 95% interval."""
+    shared = sorted(a.keys() & b.keys(), key=repr)
+    if not shared:
+        raise ValueError("the two runs share no question")
+    diffs = [100 * (a[k] - b[k]) for k in shared]
+    rng = random.Random(seed)
+    means = sorted(sum(rng.choice(diffs) for _ in diffs) / len(diffs) for _ in range(resamples))
+    low, high = means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+    return Difference(metric.upper(), len(shared), sum(diffs) / len(diffs), low, high)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print EM, F1 and Acc differences between two records files (or two strategies)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", type=Path, help="records.jsonl of run A")
+    parser.add_argument("b", type=Path, help="records.jsonl of run B (may be the same file)")
+    parser.add_argument("--strategy-a", help="only this strategy's records of A")
+    parser.add_argument("--strategy-b", help="only this strategy's records of B")
+    parser.add_argument(
+        "--rewrites",
+        action="store_true",
+        help="A and B are rewrites.jsonl files of `bench.suites.multiturn --rewrites-only`",
+    )
+    args = parser.parse_args(argv)
+    if args.rewrites:
+        from bench.suites.multiturn_rewrites import rewrite_scores
+
+        left, right = rewrite_scores(args.a), rewrite_scores(args.b)
+        print(paired_values(left, right, metric="rewrite right"))  # noqa: T201
+        return 0
+    a = list(read_records(args.a).values())
+    b = list(read_records(args.b).values())
+    for metric in ("em", "f1", "acc"):
+        found = paired_difference(
+            a, b, metric=metric, strategy_a=args.strategy_a, strategy_b=args.strategy_b
+        )
+        print(found)  # noqa: T201 - CLI output
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

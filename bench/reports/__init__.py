@@ -1,0 +1,1 @@
+"""Reports of finished benchmark runs: summaries, tables, plots, headline."""

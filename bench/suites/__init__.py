@@ -1,0 +1,1 @@
+"""The runnable measurements: `python -m bench.suites.<name>`."""
