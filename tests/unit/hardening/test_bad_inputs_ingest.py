@@ -186,7 +186,7 @@ def test_100_mb_text_file_is_refused_by_size(tmp_path: Path, home: Path) -> None
 def test_100_mb_file_through_the_cli_exits_1_with_the_reason(
     tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    monkeypatch.setattr(ingest_module, "MiniLMEmbeddings", lambda: EMBEDDINGS)
+    monkeypatch.setattr(ingest_module, "_embeddings_for", lambda index: EMBEDDINGS)
     monkeypatch.setattr(ingest_module, "minilm_token_counter", whitespace_token_counter)
     _sparse(tmp_path / "big.md", 100)
     status = main(["--home", str(home), "ingest", "--no-progress", str(tmp_path / "big.md")])
@@ -199,7 +199,7 @@ def test_100_mb_file_through_the_cli_exits_1_with_the_reason(
 def test_cli_max_file_mb_lower_limit_refuses_a_small_file(
     tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    monkeypatch.setattr(ingest_module, "MiniLMEmbeddings", lambda: EMBEDDINGS)
+    monkeypatch.setattr(ingest_module, "_embeddings_for", lambda index: EMBEDDINGS)
     monkeypatch.setattr(ingest_module, "minilm_token_counter", whitespace_token_counter)
     (tmp_path / "two.txt").write_text("word " * 500_000)  # ~2.4 MB
     args = ["--home", str(home), "ingest", "--no-progress", "--max-file-mb", "1"]
