@@ -13,6 +13,7 @@ LIGHT = {
     "models.errors",
     "graphs",
     "graphs.context",
+    "graphs.env_defaults",
     "graphs.validation",
 }
 """The modules that load nothing heavy: `Context` gives `ask`'s flags their choices, and the
