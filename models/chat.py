@@ -22,6 +22,11 @@ VALID_FORMS = (
 )
 _QWEN = "qwen2.5-coder-0.5b"
 _QWEN15 = "qwen2.5-coder-1.5b"
+_LOCAL_DEFAULTS = {
+    name: ChatLlamaCpp.model_fields[name].default for name in ("max_tokens", "repeat_penalty")
+}
+"""What a local model uses when not told otherwise; a remote one gets the same."""
+_COLD = {"cache_prompt": False}
 
 
 @dataclass(frozen=True)
@@ -59,14 +64,27 @@ def parse_spec(spec: str) -> ModelSpec:
     return ModelSpec("remote", target=name.strip(), provider=provider.strip().lower())
 
 
-def _remote(spec: ModelSpec, original: str, **kwargs: Any) -> BaseChatModel:
+def _remote(
+    spec: ModelSpec, original: str, *, repeat_penalty: float, prompt_cache: bool, **kwargs: Any
+) -> BaseChatModel:
+    """Build a remote model that decodes as the local reader does: greedy, capped tokens.
+
+    Only an OpenAI-compatible server reached through a base URL (ours is llama.cpp's server,
+    `app.server.llm_server`) gets llama.cpp's own fields `repeat_penalty` and `cache_prompt`
+    in the request body: a hosted API would refuse or ignore fields it does not know.
+    """
     from langchain.chat_models import init_chat_model
 
+    kwargs.setdefault("temperature", 0.0)
+    kwargs.setdefault("max_tokens", _LOCAL_DEFAULTS["max_tokens"])
     base_url = kwargs.pop("base_url", None) or os.environ.get(BASE_URL_ENV)
     if base_url:
         kwargs["base_url"] = base_url
-        if spec.provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
-            kwargs.setdefault("api_key", "not-needed")  # local OpenAI-compatible servers
+        if spec.provider == "openai":
+            if not os.environ.get("OPENAI_API_KEY"):
+                kwargs.setdefault("api_key", "not-needed")  # local OpenAI-compatible servers
+            body = {"repeat_penalty": repeat_penalty, **({} if prompt_cache else _COLD)}
+            kwargs["extra_body"] = body | kwargs.get("extra_body", {})
     try:
         return init_chat_model(spec.target, model_provider=spec.provider, **kwargs)
     except ImportError as error:
@@ -91,11 +109,14 @@ def load_chat_model(
         spec: `local`, `gguf:PATH`, `qwen2.5-coder-0.5b`, or `PROVIDER:MODEL` for LangChain's
             `init_chat_model`; an OpenAI-compatible server is reached with `base_url=` or
             `$ACRAG_LLM_BASE_URL`.
-        repeat_penalty: llama.cpp's repetition penalty for local models (tiny models loop
-            without one); remote backends have their own settings and ignore it.
-        prompt_cache: Let llama.cpp reuse the previous prompt's KV cache (local models);
-            False gives every call a cold start, for fair timing. Remote models ignore it.
+        repeat_penalty: llama.cpp's repetition penalty (tiny models loop without one); None
+            means the local model's default. Sent to an OpenAI-compatible server reached by
+            base URL (llama.cpp's server takes it); other remote backends do not get it.
+        prompt_cache: Let llama.cpp reuse the previous prompt's KV cache; False gives every
+            call a cold start, for fair timing. Sent as `cache_prompt` where `repeat_penalty` is.
         **kwargs: Settings for the model (temperature, max_tokens, n_ctx for local models).
+            Remote models default to temperature 0 and the local token cap, as the local
+            reader decodes.
     """
     parsed = parse_spec(spec)
     if repeat_penalty is not None and parsed.kind != "remote":
@@ -112,5 +133,8 @@ def load_chat_model(
         case "qwen15":
             return ChatLlamaCpp(model_path=str(qwen15_path(cache_dir())), **kwargs)
         case "remote":
-            return _remote(parsed, spec, **kwargs)
+            penalty = repeat_penalty or _LOCAL_DEFAULTS["repeat_penalty"]
+            return _remote(
+                parsed, spec, repeat_penalty=penalty, prompt_cache=prompt_cache, **kwargs
+            )
     raise AssertionError(parsed.kind)

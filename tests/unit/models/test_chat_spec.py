@@ -114,8 +114,24 @@ def test_llama_cpp_settings_are_not_sent_to_remote_models(monkeypatch: pytest.Mo
     monkeypatch.setattr(
         "langchain.chat_models.init_chat_model", lambda model, **kw: calls.append(kw) or "remote"
     )
+    monkeypatch.delenv(chat.BASE_URL_ENV, raising=False)
     assert load_chat_model("openai:gpt-4o-mini", repeat_penalty=1.3, prompt_cache=False) == "remote"
-    assert "repeat_penalty" not in calls[0] and "prompt_cache" not in calls[0]
+    assert not {"repeat_penalty", "prompt_cache", "extra_body"} & set(calls[0])
+    assert calls[0]["temperature"] == 0  # greedy, as the local reader
+
+
+def test_only_an_openai_compatible_server_gets_llama_cpp_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = []
+    monkeypatch.setattr(
+        "langchain.chat_models.init_chat_model", lambda model, **kw: calls.append(kw) or "remote"
+    )
+    monkeypatch.setenv(chat.BASE_URL_ENV, "http://127.0.0.1:8000/v1")
+    load_chat_model("openai:reader", repeat_penalty=1.3, prompt_cache=False)
+    load_chat_model("ollama:llama3.2", repeat_penalty=1.3)
+    assert calls[0]["extra_body"] == {"repeat_penalty": 1.3, "cache_prompt": False}
+    assert "extra_body" not in calls[1]
 
 
 def test_the_larger_reader_has_its_own_spec() -> None:
