@@ -26,7 +26,6 @@ import argparse
 import hashlib
 import json
 import random
-import re
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -35,12 +34,11 @@ from typing import Any
 
 from bench.harness.judge_metrics import roc_auc
 from bench.harness.metrics import normalize_answer
+from models.answer_check import type_match
 
 __all__ = ["features", "fit_and_report", "load_rows", "main", "split_of"]
 
 ROOT = Path(__file__).resolve().parents[2]
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_NUMBER = re.compile(r"\d")
 BASE = ["logprob", "logprob_missing", "best_score", "best_missing", "answer_words"]
 FEATURES = [*BASE, "in_question", "type_match"]
 
@@ -51,30 +49,26 @@ def split_of(question: str, dev_share: float) -> str:
     return "dev" if digest % 1000 < dev_share * 1000 else "fit"
 
 
-def load_rows(paths: Sequence[Path], model: str) -> list[dict[str, Any]]:
-    """Return the reader's answered records, one per (question, strategy, answer)."""
-    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+def load_rows(paths: Sequence[Path], model: str | Sequence[str]) -> list[dict[str, Any]]:
+    """Return the readers' answered records, one per (reader, question, strategy, answer).
+
+    Each row keeps the records file it came from under `records_file`.
+    """
+    models = {model} if isinstance(model, str) else set(model)
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line) if line.strip() else {}
-            if record.get("model") != model or record.get("error") or record.get("abstained"):
+            if record.get("model") not in models or record.get("error"):
                 continue
-            if not str(record.get("prediction") or "").strip() or "question" not in record:
+            if record.get("abstained") or "question" not in record:
                 continue
-            key = (record["question"], record["strategy"], normalize_answer(record["prediction"]))
-            rows.setdefault(key, record)
+            if not str(record.get("prediction") or "").strip():
+                continue
+            answer = normalize_answer(record["prediction"])
+            key = (record["model"], record["question"], record["strategy"], answer)
+            rows.setdefault(key, {**record, "records_file": str(path)})
     return list(rows.values())
-
-
-def _type_match(question: str, answer: str) -> float:
-    asked = question.lower()
-    if asked.startswith(("when", "what year", "in what year", "which year")):
-        return float(bool(_YEAR.search(answer)))
-    if asked.startswith(("how many", "how much", "how old", "how long")):
-        return float(bool(_NUMBER.search(answer)))
-    if asked.startswith(("who", "where")):
-        return float(answer[:1].isupper())
-    return 0.5
 
 
 def features(row: dict[str, Any], agreement: float | None = None) -> dict[str, float]:
@@ -90,7 +84,7 @@ def features(row: dict[str, Any], agreement: float | None = None) -> dict[str, f
         "best_missing": float(best is None),
         "answer_words": float(min(len(words), 30)),
         "in_question": sum(w in asked for w in words) / max(1, len(words)),
-        "type_match": _type_match(question, answer),
+        "type_match": type_match(question, answer),
     }
     if agreement is not None:
         out["agreement"] = agreement
@@ -127,48 +121,114 @@ def _bootstrap(
     return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
 
 
-def fit_and_report(
-    rows: Sequence[dict[str, Any]], *, dev_share: float = 0.4, agreement: bool = False
-) -> dict[str, Any]:
-    """Split by question, fit the logistic regression on fit rows, report on dev rows."""
+def _model(table: Sequence[dict[str, float]], labels: Sequence[int], names: Sequence[str]) -> Any:
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    agree = _agreement(rows) if agreement else [None] * len(rows)
-    table = [features(row, a) for row, a in zip(rows, agree, strict=True)]
-    names = list(table[0])
-    labels = [int(float(row.get("acc") or 0) > 0) for row in rows]
-    sides = [split_of(row["question"], dev_share) for row in rows]
-    fit = [i for i, side in enumerate(sides) if side == "fit"]
-    dev = [i for i, side in enumerate(sides) if side == "dev"]
-    matrix = [[f[n] for n in names] for f in table]
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-    model.fit([matrix[i] for i in fit], [labels[i] for i in fit])
-    scores = model.predict_proba([matrix[i] for i in dev])[:, 1].tolist()
-    dev_labels = [labels[i] for i in dev]
-    low, high = _bootstrap(dev_labels, scores, [rows[i]["question"] for i in dev])
-    right = sorted(s for s, label in zip(scores, dev_labels, strict=True) if label)
+    return model.fit([[f[n] for n in names] for f in table], list(labels))
+
+
+def _judged(
+    model: Any,
+    table: Sequence[dict[str, float]],
+    labels: list[int],
+    names: Sequence[str],
+    groups: list[str],
+) -> dict[str, Any]:
+    """Return the AUC (with its interval) and the 95%-right cut of a fit model on some rows."""
+    scores = model.predict_proba([[f[n] for n in names] for f in table])[:, 1].tolist()
+    low, high = _bootstrap(labels, scores, groups)
+    right = sorted(s for s, label in zip(scores, labels, strict=True) if label)
     cut = right[int(0.05 * len(right))] if right else 0.5
-    wrong = [s for s, label in zip(scores, dev_labels, strict=True) if not label]
-    coefficients = model[-1].coef_[0].tolist()
+    wrong = [s for s, label in zip(scores, labels, strict=True) if not label]
     return {
-        "rows": {"fit": len(fit), "dev": len(dev), "dev_right": sum(dev_labels)},
-        "questions": {
-            side: len({rows[i]["question"] for i in idx})
-            for side, idx in (("fit", fit), ("dev", dev))
-        },
-        "dev_auc": round(roc_auc(dev_labels, scores), 3),
-        "dev_auc_interval": [round(low, 3), round(high, 3)],
-        "feature_dev_auc": {
-            n: round(roc_auc(dev_labels, [table[i][n] for i in dev]), 3) for n in names
-        },
-        "coefficients": dict(zip(names, [round(c, 3) for c in coefficients], strict=True)),
+        "rows": len(labels),
+        "right": sum(labels),
+        "questions": len(set(groups)),
+        "auc": round(roc_auc(labels, scores), 3),
+        "auc_interval": [round(low, 3), round(high, 3)],
         "abstain_cut_95": {
             "probability": round(cut, 3),
             "wrong_caught": round(sum(s < cut for s in wrong) / max(1, len(wrong)), 3),
         },
     }
+
+
+def fit_and_report(
+    rows: Sequence[dict[str, Any]],
+    *,
+    dev_share: float = 0.4,
+    agreement: bool = False,
+    table: Sequence[dict[str, float]] | None = None,
+    names: Sequence[str] | None = None,
+    fit_model: str | None = None,
+) -> dict[str, Any]:
+    """Split by question, fit the logistic regression on fit rows, report on dev rows.
+
+    `table` replaces the features of each row (`features` by default); `names` picks the
+    columns. With `fit_model`, only that reader's fit rows are fit, and each other reader's
+    dev rows are reported apart (`other_readers`).
+    """
+    agree = _agreement(rows) if agreement else [None] * len(rows)
+    if table is None:
+        table = [features(row, a) for row, a in zip(rows, agree, strict=True)]
+    elif agreement:
+        table = [{**f, "agreement": a or 0.0} for f, a in zip(table, agree, strict=True)]
+    names = [*(names or table[0]), *(["agreement"] if agreement and names else [])]
+    labels = [int(float(row.get("acc") or 0) > 0) for row in rows]
+    sides = [split_of(row["question"], dev_share) for row in rows]
+    own = [fit_model in (None, row.get("model")) for row in rows]
+    fit = [i for i, side in enumerate(sides) if side == "fit" and own[i]]
+    dev = [i for i, side in enumerate(sides) if side == "dev" and own[i]]
+    model = _model([table[i] for i in fit], [labels[i] for i in fit], names)
+
+    def judged(idx: list[int]) -> dict[str, Any]:
+        return _judged(
+            model,
+            [table[i] for i in idx],
+            [labels[i] for i in idx],
+            names,
+            [rows[i]["question"] for i in idx],
+        )
+
+    scaler, regression = model[0], model[-1]
+    report = {
+        "rows": {"fit": len(fit), "dev": len(dev), "dev_right": sum(labels[i] for i in dev)},
+        "questions": {
+            side: len({rows[i]["question"] for i in idx})
+            for side, idx in (("fit", fit), ("dev", dev))
+        },
+        "dev": judged(dev),
+        "feature_dev_auc": {
+            n: round(roc_auc([labels[i] for i in dev], [table[i][n] for i in dev]), 3)
+            for n in names
+        },
+        "coefficients": dict(zip(names, [round(c, 3) for c in regression.coef_[0]], strict=True)),
+        "model": {
+            "names": list(names),
+            "means": [round(float(v), 6) for v in scaler.mean_],
+            "scales": [round(float(v), 6) for v in scaler.scale_],
+            "weights": [round(float(v), 6) for v in regression.coef_[0]],
+            "bias": round(float(regression.intercept_[0]), 6),
+        },
+    }
+    report["dev_auc"], report["dev_auc_interval"] = (
+        report["dev"]["auc"],
+        report["dev"]["auc_interval"],
+    )
+    report["abstain_cut_95"] = report["dev"]["abstain_cut_95"]
+    others = sorted(
+        {str(row.get("model")) for row, mine in zip(rows, own, strict=True) if not mine}
+    )
+    report["other_readers"] = {
+        name: judged(
+            [i for i in range(len(rows)) if sides[i] == "dev" and rows[i].get("model") == name]
+        )
+        for name in others
+    }
+    return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,15 +237,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m bench.suites.answer_confidence", description=__doc__
     )
     parser.add_argument("records", nargs="*", type=Path, help="records.jsonl files")
-    parser.add_argument("--model", default="qwen2.5-coder-0.5b", help="the reader's records")
+    parser.add_argument(
+        "--model", nargs="+", default=["qwen2.5-coder-0.5b"], help="the readers' records"
+    )
     parser.add_argument("--dev-share", type=float, default=0.4, help="share of dev questions")
     parser.add_argument("--agreement", action="store_true", help="add candidate agreement")
+    parser.add_argument(
+        "--evidence", type=Path, help="the evidence cache of bench.suites.answer_evidence"
+    )
+    parser.add_argument("--features", nargs="+", help="the feature columns (default: all)")
+    parser.add_argument("--fit-model", help="fit on this reader's rows only; report others apart")
     args = parser.parse_args(argv)
     paths = args.records or sorted((ROOT / "docs" / "bench").rglob("records.jsonl"))
     rows = load_rows(paths, args.model)
     if not rows:
         parser.error(f"no answered records of {args.model} in {len(paths)} files")
-    result = fit_and_report(rows, dev_share=args.dev_share, agreement=args.agreement)
+    table = None
+    if args.evidence:
+        from bench.suites.answer_evidence import join, read_cache
+
+        rows, table = join(rows, read_cache(args.evidence))
+        if not rows:
+            parser.error(f"no answered record has its evidence in {args.evidence}")
+    result = fit_and_report(
+        rows,
+        dev_share=args.dev_share,
+        agreement=args.agreement,
+        table=table,
+        names=args.features,
+        fit_model=args.fit_model,
+    )
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
 

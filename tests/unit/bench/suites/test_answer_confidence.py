@@ -54,3 +54,28 @@ def test_a_signal_that_tracks_correctness_gets_a_high_dev_auc() -> None:
     result = fit_and_report(rows, dev_share=0.4)
     assert result["dev_auc"] > 0.95
     assert result["rows"]["fit"] + result["rows"]["dev"] == 200
+
+
+def test_another_readers_dev_answers_are_reported_apart_and_never_fit() -> None:
+    rows = []
+    for i in range(300):
+        right = i % 2
+        reader = "other" if i % 3 == 0 else "m"
+        logprob = -0.1 if right else -2.5
+        if reader == "other":  # the other reader's signal runs the other way
+            logprob = -2.5 if right else -0.1
+        rows.append(_row(f"question {i}", f"answer {i}", right, logprob, model=reader))
+    result = fit_and_report(rows, dev_share=0.4, fit_model="m")
+    assert result["dev_auc"] > 0.95
+    other = result["other_readers"]["other"]
+    assert other["auc"] < 0.05 and other["rows"] == sum(
+        1 for r in rows if r["model"] == "other" and split_of(r["question"], 0.4) == "dev"
+    )
+    assert result["rows"]["fit"] + result["rows"]["dev"] == 200
+
+
+def test_chosen_columns_of_a_given_table_are_fit() -> None:
+    rows = [_row(f"q {i}", "a", i % 2, -1.0) for i in range(200)]
+    table = [{"x": float(i % 2), "noise": 0.0} for i in range(200)]
+    result = fit_and_report(rows, table=table, names=["x"])
+    assert list(result["coefficients"]) == ["x"] and result["dev_auc"] == 1.0

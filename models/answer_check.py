@@ -1,0 +1,111 @@
+"""Is the reader's answer right? Features the graph knows when the answer is written.
+
+The reader's own answers are spans of the evidence it read, so a support judge that asks "does
+the evidence back this answer" says yes to its wrong answers too (docs/judges.md). What does
+separate them is cheap and known at answer time: how sure the reader was (its mean token
+log-probability), how well the evaluator graded the strip that holds the answer, whether the
+answer is in the best strip at all, its length and whether it has the shape asked for.
+`answer_features` computes them from the answer and its evidence (strip text, evaluator
+score); a logistic model over them (`AnswerCheck`, coefficients fit offline on benchmark
+records by `bench.suites.answer_confidence`) turns them into P(right).
+"""
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from models.text import claimed_words, content_tokens, stems
+
+__all__ = ["FEATURES", "AnswerCheck", "answer_features", "type_match"]
+
+FEATURES = (
+    "logprob",
+    "logprob_missing",
+    "best_score",
+    "answer_words",
+    "in_question",
+    "type_match",
+    "in_evidence",
+    "in_best",
+    "answer_grade",
+)
+"""The feature names, in the order `AnswerCheck` reads them."""
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_NUMBER = re.compile(r"\d")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def type_match(question: str, answer: str) -> float:
+    """Return 1 when the answer has the asked-for shape, 0 when not, 0.5 when nothing is asked.
+
+    A year for "when", a number for "how many", a capitalised name for "who"/"where".
+    """
+    asked = question.strip().lower()
+    if asked.startswith(("when", "what year", "in what year", "which year")):
+        return float(bool(_YEAR.search(answer)))
+    if asked.startswith(("how many", "how much", "how old", "how long")):
+        return float(bool(_NUMBER.search(answer)))
+    if asked.startswith(("who", "where")):
+        return float(answer.strip()[:1].isupper())
+    return 0.5
+
+
+def _share(claimed: set[str], text: str) -> float:
+    return len(claimed & stems(content_tokens(text))) / len(claimed) if claimed else 0.0
+
+
+def answer_features(
+    question: str,
+    answer: str,
+    logprob: float | None,
+    evidence: Sequence[tuple[str, float]],
+) -> dict[str, float]:
+    """Return the features of one answer read from `evidence` ((strip text, score) pairs).
+
+    - `logprob` / `logprob_missing`: the answer's mean token log-probability (0 and a flag
+      when the model reports none);
+    - `best_score`: the evidence's best evaluator score (-1 without evidence);
+    - `answer_words` (capped at 30) and `in_question`: its length and the share of its words
+      the question already holds;
+    - `type_match`: see `type_match`;
+    - `in_evidence` / `in_best`: the share of its claimed words (stems) in all the evidence
+      and in the best-scored strip;
+    - `answer_grade`: the best score of a strip that holds at least half of its claimed words
+      (-1 when none does): how well the evidence *holding this answer* answers the question.
+    """
+    words = _WORD.findall(answer.lower())
+    asked = set(_WORD.findall(question.lower()))
+    claimed = stems(claimed_words(answer, question))
+    ranked = sorted(evidence, key=lambda item: -item[1])
+    holding = [score for text, score in ranked if _share(claimed, text) >= 0.5]
+    return {
+        "logprob": float(logprob) if logprob is not None else 0.0,
+        "logprob_missing": float(logprob is None),
+        "best_score": ranked[0][1] if ranked else -1.0,
+        "answer_words": float(min(len(words), 30)),
+        "in_question": sum(w in asked for w in words) / max(1, len(words)),
+        "type_match": type_match(question, answer),
+        "in_evidence": _share(claimed, " ".join(text for text, _ in ranked)),
+        "in_best": _share(claimed, ranked[0][0]) if ranked else 0.0,
+        "answer_grade": max(holding, default=-1.0),
+    }
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    """A logistic model of P(answer right): standardised features, weights and a bias."""
+
+    names: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+
+    def probability(self, features: Mapping[str, float]) -> float:
+        """Return P(right) for one answer's features."""
+        z = self.bias + sum(
+            w * (features[n] - m) / s
+            for n, m, s, w in zip(self.names, self.means, self.scales, self.weights, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-z))
