@@ -1,7 +1,7 @@
 """Is the reader's own answer right? A small model fit on the default reader's benchmark outcomes.
 
-python -m bench.suites.answer_confidence [RECORDS ...] [--model qwen2.5-coder-0.5b]
-    [--dev-share 0.4]
+python -m bench.suites.answer_confidence [RECORDS ...] [--model qwen2.5-coder-0.5b ...]
+    [--dev-share 0.4] [--agreement] [--evidence CACHE] [--features NAME ...] [--fit-model M]
 
 Rows: every answered record of the reader (`model`) in the given `records.jsonl` files (by
 default all of `docs/bench/**/records.jsonl`), deduplicated by (question, strategy, answer).
@@ -17,6 +17,11 @@ so no question is on both sides. Features, all known when the answer is written 
 - `agreement` (optional, `--agreement`): the share of the reader's other answers to the same
   question (other strategies) that match this one: a stand-in for candidate agreement.
 
+With `--evidence` (the cache of `bench.suites.answer_evidence`), only the rows whose evidence
+was rebuilt are used and their features are `models.answer_check.answer_features` (the above
+plus the answer against the kept strips). `--fit-model` fits one reader's rows and reports each
+other reader's dev rows apart.
+
 A logistic regression (scikit-learn, standardised features) is fit on the fit questions; the
 report gives the dev AUC with a bootstrap interval over dev questions, each feature's own dev
 AUC, and the cut that keeps 95% of right dev answers with the share of wrong ones it catches.
@@ -25,7 +30,6 @@ AUC, and the cut that keeps 95% of right dev answers with the share of wrong one
 import argparse
 import hashlib
 import json
-import random
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -34,6 +38,7 @@ from typing import Any
 
 from bench.harness.judge_metrics import roc_auc
 from bench.harness.metrics import normalize_answer
+from bench.harness.probability_fit import fit_logistic, judged
 from models.answer_check import type_match
 
 __all__ = ["features", "fit_and_report", "load_rows", "main", "split_of"]
@@ -103,59 +108,6 @@ def _agreement(rows: Sequence[dict[str, Any]]) -> list[float]:
     return out
 
 
-def _bootstrap(
-    labels: list[int], scores: list[float], groups: list[str], seed: int = 0
-) -> tuple[float, float]:
-    """Return a 95% interval of the AUC, resampling questions (their rows go together)."""
-    rng, values = random.Random(seed), []
-    members: dict[str, list[int]] = defaultdict(list)
-    for index, group in enumerate(groups):
-        members[group].append(index)
-    names = sorted(members)
-    for _ in range(500):
-        idx = [i for _ in names for i in members[rng.choice(names)]]
-        picked = [labels[i] for i in idx]
-        if 0 < sum(picked) < len(picked):
-            values.append(roc_auc(picked, [scores[i] for i in idx]))
-    values.sort()
-    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
-
-
-def _model(table: Sequence[dict[str, float]], labels: Sequence[int], names: Sequence[str]) -> Any:
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-    return model.fit([[f[n] for n in names] for f in table], list(labels))
-
-
-def _judged(
-    model: Any,
-    table: Sequence[dict[str, float]],
-    labels: list[int],
-    names: Sequence[str],
-    groups: list[str],
-) -> dict[str, Any]:
-    """Return the AUC (with its interval) and the 95%-right cut of a fit model on some rows."""
-    scores = model.predict_proba([[f[n] for n in names] for f in table])[:, 1].tolist()
-    low, high = _bootstrap(labels, scores, groups)
-    right = sorted(s for s, label in zip(scores, labels, strict=True) if label)
-    cut = right[int(0.05 * len(right))] if right else 0.5
-    wrong = [s for s, label in zip(scores, labels, strict=True) if not label]
-    return {
-        "rows": len(labels),
-        "right": sum(labels),
-        "questions": len(set(groups)),
-        "auc": round(roc_auc(labels, scores), 3),
-        "auc_interval": [round(low, 3), round(high, 3)],
-        "abstain_cut_95": {
-            "probability": round(cut, 3),
-            "wrong_caught": round(sum(s < cut for s in wrong) / max(1, len(wrong)), 3),
-        },
-    }
-
-
 def fit_and_report(
     rows: Sequence[dict[str, Any]],
     *,
@@ -182,10 +134,10 @@ def fit_and_report(
     own = [fit_model in (None, row.get("model")) for row in rows]
     fit = [i for i, side in enumerate(sides) if side == "fit" and own[i]]
     dev = [i for i, side in enumerate(sides) if side == "dev" and own[i]]
-    model = _model([table[i] for i in fit], [labels[i] for i in fit], names)
+    model = fit_logistic([table[i] for i in fit], [labels[i] for i in fit], names)
 
-    def judged(idx: list[int]) -> dict[str, Any]:
-        return _judged(
+    def report_on(idx: list[int]) -> dict[str, Any]:
+        return judged(
             model,
             [table[i] for i in idx],
             [labels[i] for i in idx],
@@ -200,7 +152,7 @@ def fit_and_report(
             side: len({rows[i]["question"] for i in idx})
             for side, idx in (("fit", fit), ("dev", dev))
         },
-        "dev": judged(dev),
+        "dev": report_on(dev),
         "feature_dev_auc": {
             n: round(roc_auc([labels[i] for i in dev], [table[i][n] for i in dev]), 3)
             for n in names
@@ -223,7 +175,7 @@ def fit_and_report(
         {str(row.get("model")) for row, mine in zip(rows, own, strict=True) if not mine}
     )
     report["other_readers"] = {
-        name: judged(
+        name: report_on(
             [i for i in range(len(rows)) if sides[i] == "dev" and rows[i].get("model") == name]
         )
         for name in others
