@@ -25,6 +25,7 @@ from models.followup import (
     stands_alone,
     without_context,
 )
+from models.followup_repair import ellipsis_from, merged_with, put_referent
 from models.followup_rules import pronoun_kind, pronouns
 from models.names import ARTICLES, NOT_NAMES, name_runs
 from models.text import AUXILIARIES, content_tokens, stems, strip_markup
@@ -36,7 +37,7 @@ from prompts.condense import (
 )
 from prompts.framing import as_data
 
-__all__ = ["LlmRewriter", "keeps_intent", "problem"]
+__all__ = ["LlmRewriter", "keeps_intent", "problem", "repaired"]
 
 _HISTORY_TURNS = 3
 _ABOUT_TALK = frozenset("sorry just mentioned talked said told earlier back going above".split())
@@ -141,6 +142,8 @@ def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> st
         return "the rewrite adds nothing from the conversation"
     if referent and _is_sentence(referent, history):
         return f"the referent {referent!r} is a sentence, not a name"
+    if both := merged_with(question, turn, " ".join(_asked(history))):
+        return f"the rewrite asks about {both!r} too, which the short turn replaces"
     if _said_referent(referent, history):
         if not content_tokens(referent) <= content_tokens(question):
             return f"the rewrite does not name its referent {referent!r}"
@@ -155,6 +158,31 @@ def problem(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> st
     if found := pronouns(turn):
         return f"the rewrite names nothing for {found[0].group(0)!r}"
     return "the rewrite brings words the conversation never said"
+
+
+def _asked(history: Sequence[Exchange]) -> list[str]:
+    return [t for e in history for t in (e.question, e.standalone)]
+
+
+def repaired(reply: dict[str, Any], turn: str, history: Sequence[Exchange]) -> dict[str, Any]:
+    """Return the reply mended in text (`models.followup_repair`), or {} when it cannot be.
+
+    A merged "and X?" rewrite becomes the previous standalone question about X; a rewrite
+    (or, when it lost the turn's words, the turn) that still points back gets the reply's own
+    `refers_to` put in, if that referent was said and is a name, not a sentence.
+    """
+    question = strip_markup(str(reply.get("standalone_question", ""))).strip()
+    referent = " ".join(str(reply.get("refers_to", "")).split()).strip(" .,;:\"'")
+    if both := merged_with(question, turn, " ".join(_asked(history))):
+        fixed = ellipsis_from(history[-1].standalone, turn, both)
+        return {"refers_to": "", "standalone_question": fixed} if fixed else {}
+    if not points_back(turn) or not _said_referent(referent, history):
+        return {}
+    if _is_sentence(referent, history):
+        return {}
+    kept = keeps_intent(question, turn=turn, previous_answer=history[-1].answer)
+    fixed = put_referent(question if kept else turn, turn, referent)
+    return {"refers_to": referent, "standalone_question": fixed} if fixed else {}
 
 
 def _said_referent(referent: str, history: Sequence[Exchange]) -> bool:
@@ -202,6 +230,9 @@ class LlmRewriter:
             seen = problem(reply, turn, history) or ""
             if not seen:
                 return _accepted(reply, turn, history)
+            fixed = repaired(reply, turn, history)
+            if fixed and not problem(fixed, turn, history):
+                return _accepted(fixed, turn, history)
             rejected = (reply, seen)
         found = RulesRewriter().rewrite(turn, history)
         return Rewrite(found.question, found.made, found.referent, seen)
@@ -222,12 +253,11 @@ class LlmRewriter:
         runnable = model.with_structured_output(_SCHEMA, max_tokens=96).with_config(
             tags=["nostream"], run_name="condense"
         )
-        messages: list[BaseMessage] = [*_EXAMPLES, HumanMessage(prompt)]
         if rejected:
             earlier, why = rejected
-            retry = CONDENSE_RETRY.format(why=why)
-            messages += [AIMessage(json.dumps(earlier, ensure_ascii=False)), HumanMessage(retry)]
-        reply = runnable.invoke(messages)
+            shown = as_data(json.dumps(earlier, ensure_ascii=False))
+            prompt += "\n" + CONDENSE_RETRY.format(reply=shown, why=why)
+        reply = runnable.invoke([*_EXAMPLES, HumanMessage(prompt)])
         if not isinstance(reply, dict):
             raise ValueError(f"the rewriter returned {type(reply).__name__}, not an object")
         return reply
