@@ -218,3 +218,12 @@ def test_a_merged_and_x_rewrite_becomes_the_previous_question_about_x():
     model = structured_model(default=follow_up_reply(merged["standalone_question"]))
     found = LlmRewriter(lambda: model, attempts=2).rewrite("and Orrin?", towns)
     assert (found.question, found.made) == ("How many people live in Orrin?", "model")
+
+
+def test_a_new_topic_kept_as_typed_holds_up_whatever_refers_to_names():
+    painted = [Exchange("Who painted Grey Harbour?", "Who painted Grey Harbour?", "Ivo Lund.")]
+    kept = {"standalone_question": "Who discovered the harbour lily?", "refers_to": "Grey Harbour"}
+    assert problem(kept, "Who discovered the harbour lily?", painted) is None
+    same = {"standalone_question": "Where was she born?", "refers_to": "Ivo Lund"}
+    why = "the rewrite left 'she' unresolved"
+    assert problem(same, "Where was she born?", painted) == why
