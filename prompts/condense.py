@@ -27,9 +27,12 @@ CONDENSE_FOLLOW_UP = """<conversation>
 </conversation>
 Last question: {question}"""
 
-CONDENSE_RETRY = """That reply cannot be used: {why}. Reply again in JSON, with "refers_to" \
-copied exactly from the conversation and the last question's own words kept."""
-"""Sent after a rejected reply (which is shown as the model's turn): one more try."""
+CONDENSE_RETRY = """An earlier reply to this was {reply} and cannot be used: {why}. Write a \
+better one for this last question: "refers_to" copied exactly from the conversation, and \
+the last question's own words kept with the pointing word replaced by it."""
+"""Added to the same user message after a rejected reply: one more try. In the same message,
+not as a model turn and a new user turn: shown that way, the small reader copied a worked
+turn instead."""
 
 CONDENSE_EXAMPLES: tuple[tuple[str, str, str], ...] = (
     (

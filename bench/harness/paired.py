@@ -91,7 +91,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="A and B are rewrites.jsonl files of `bench.suites.multiturn --rewrites-only`",
     )
+    parser.add_argument(
+        "--followups",
+        action="store_true",
+        help="A (and B) are records.jsonl files of a full `bench.suites.multiturn` run: "
+        "Acc of each follow-up asked standalone minus asked in its thread",
+    )
     args = parser.parse_args(argv)
+    if args.followups:
+        from bench.suites.multiturn_records import read_records as turn_records
+
+        turns = [r for path in {args.a, args.b} for r in turn_records(path)]
+        played = {(r.conversation, r.index): r for r in turns if r.index > 0 and r.error is None}
+        solo = {k: r.solo_acc for k, r in played.items()}
+        thread = {k: r.acc for k, r in played.items()}
+        print(paired_values(solo, thread, metric="acc standalone - follow-up"))  # noqa: T201
+        return 0
     if args.rewrites:
         from bench.suites.multiturn_rewrites import rewrite_scores
 

@@ -30,3 +30,23 @@ def test_only_shared_questions_and_the_chosen_strategies_count():
     assert paired_difference(a, b, strategy_a="x").n == 1
     with pytest.raises(ValueError, match="share no question"):
         paired_difference(a, b, strategy_a="y")
+
+
+def test_followups_pairs_each_follow_up_with_the_same_question_asked_alone(tmp_path, capsys):
+    from bench.harness.paired import main
+    from bench.suites.multiturn_records import TurnRecord, append_records
+
+    turns = [
+        TurnRecord("c1", "threads", 0, "Who built it?", "Who built it?", ["x"], acc=1.0),
+        *(
+            TurnRecord("c1", "threads", i, "Where?", "Where?", ["y"], acc=0.0, solo_acc=1.0)
+            for i in range(1, 9)
+        ),
+        TurnRecord("c1", "threads", 9, "When?", "When?", ["z"], acc=1.0, solo_acc=1.0),
+        TurnRecord("c1", "threads", 10, "Why?", "Why?", ["z"], solo_acc=1.0, error="boom"),
+    ]
+    path = tmp_path / "records.jsonl"
+    append_records(path, turns)
+    assert main([str(path), str(path), "--followups"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("ACC STANDALONE - FOLLOW-UP +88.9 [") and "(n=9)" in shown
