@@ -1,14 +1,20 @@
 """Recall@k on a documentation set: is the gold passage, or an answer token, in the top k?
 
     .venv/bin/python -m bench.suites.doc_retrieval --set bench/datasets/usrdoc [--split dev] [--k 4]
-        [--work DIR] [--out FILE.json]
+        [--ks 4,6,8] [--mode hybrid|dense|bm25] [--rerank N] [--work DIR] [--out FILE.json]
 
 The set's `docs/` folder is ingested as a user would (`acrag ingest`, default chunking) into
 `--work` (a temp folder by default), then each answerable question of the chosen split is
 sent to the hybrid retriever as asked. No LLM runs. A question counts as found by passage when
 one retrieved chunk holds at least 80% of the words of one of its gold passages, and by token
-when an answer alias occurs (case-insensitive) in a retrieved chunk. Run it with another
-checkout's interpreter (its `.venv/bin/python`) to measure that checkout's chunker.
+when an answer alias occurs (case-insensitive) in a retrieved chunk, and by exact token when an
+alias occurs as written, as a whole token (`-A` is not `-a`, nor the start of `-Ab` or
+`--A`): what a reader that answers with the token needs. `--ks` measures several depths in
+one pass; the JSON also holds each question's ranks (`bench.reports.failure_kinds` reads
+them). `--rerank N` orders the top N chunks by the trained retrieval evaluator's grade (the
+best of the chunk and its sentence windows, as `grade_documents` grades) before taking the
+top k: the evaluator as a reranker. Run it with another checkout's interpreter (its
+`.venv/bin/python`) to measure that checkout's chunker.
 """
 
 import argparse
@@ -20,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from stores.ingest import ingest
-from stores.retrieval import make_retriever
+from stores.retrieval import Mode, make_retriever
 
-__all__ = ["main", "passage_found", "token_found"]
+__all__ = ["exact_token_rank", "main", "passage_found", "passage_rank", "token_found"]
 
 _WORD = re.compile(r"\w+")
 
@@ -47,6 +53,26 @@ def token_found(answers: list[str], chunks: list[str]) -> bool:
     return any(" ".join(a.lower().split()) in chunk for a in answers if a for chunk in flat)
 
 
+def exact_token_rank(answers: list[str], chunks: list[str]) -> int | None:
+    """Return the rank (0-based) of the first chunk holding an alias as a whole token, or None.
+
+    Case matters and a token does not continue into a word character or, before it, a hyphen
+    or word character: `-A` is found in "-A, --after-context" but not in "-a" or "-Ab".
+    """
+    patterns = [
+        re.compile(r"(?<![\w-])" + re.escape(a.strip()) + r"(?!\w)") for a in answers if a.strip()
+    ]
+    for rank, chunk in enumerate(chunks):
+        if any(p.search(chunk) for p in patterns):
+            return rank
+    return None
+
+
+def passage_rank(gold: list[str], chunks: list[str]) -> int | None:
+    """Return the rank (0-based) of the first chunk holding a gold passage, or None."""
+    return next((i for i, chunk in enumerate(chunks) if passage_found(gold, [chunk])), None)
+
+
 def _questions(folder: Path, split: str | None) -> list[dict[str, Any]]:
     named = folder / f"{split}.jsonl"
     path = named if split and named.exists() else folder / "questions.jsonl"
@@ -55,28 +81,53 @@ def _questions(folder: Path, split: str | None) -> list[dict[str, Any]]:
     return [q for q in rows if q.get("meta", {}).get("answerable", True) and q.get("answers")]
 
 
-def _score(home: Path, questions: list[dict[str, Any]], k: int) -> dict[str, Any]:
-    retriever = make_retriever(home=home, k=k)
-    by_passage = by_token = 0
-    misses: list[str] = []
+def _reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
+    """Return the top `depth` documents ordered by the trained evaluator's grade, best first."""
+    from graphs.context import Context
+    from models.evaluator import load_evaluator
+    from nodes.grade_documents import best_per_passage, grading_batch
+
+    head = docs[:depth]
+    batch, owners = grading_batch([d.page_content for d in head], Context(), question=question)
+    grades = best_per_passage(load_evaluator().score(question, batch), owners)
+    order = sorted(range(len(head)), key=lambda i: -grades[i])
+    return [head[i] for i in order]
+
+
+def _found(rank: int | None, k: int) -> bool:
+    return rank is not None and rank < k
+
+
+def _score(
+    home: Path,
+    questions: list[dict[str, Any]],
+    ks: list[int],
+    mode: Mode = "hybrid",
+    rerank: int = 0,
+) -> dict[str, Any]:
+    retriever = make_retriever(home=home, k=max(*ks, rerank), mode=mode)
+    ranks: dict[str, dict[str, int | None]] = {}
+    loose: dict[str, list[str]] = {}
     for q in questions:
-        chunks = [
-            f"{d.metadata.get('title', '')}\n{d.page_content}"
-            for d in retriever.invoke(q["question"])
-        ]
+        docs = retriever.invoke(q["question"])
+        if rerank:
+            docs = _reranked(q["question"], docs, rerank)
+        chunks = [f"{d.metadata.get('title', '')}\n{d.page_content}" for d in docs]
         gold = [p["text"] for p in q.get("passages", []) if p.get("is_supporting", True)]
-        found_passage = passage_found(gold, chunks)
-        by_passage += found_passage
-        by_token += token_found(q["answers"], chunks)
-        if not found_passage:
-            misses.append(q["id"])
+        ranks[q["id"]] = {
+            "passage": passage_rank(gold, chunks),
+            "exact": exact_token_rank(q["answers"], chunks),
+        }
+        loose[q["id"]] = chunks
     n = max(len(questions), 1)
-    return {
-        "questions": len(questions),
-        f"passage@{k}": round(by_passage / n, 3),
-        f"token@{k}": round(by_token / n, 3),
-        "passage_misses": misses,
-    }
+    result: dict[str, Any] = {"questions": len(questions), "mode": mode, "rerank": rerank}
+    for k in ks:
+        result[f"passage@{k}"] = round(sum(_found(r["passage"], k) for r in ranks.values()) / n, 3)
+        found = sum(token_found(q["answers"], loose[q["id"]][:k]) for q in questions)
+        result[f"token@{k}"] = round(found / n, 3)
+        result[f"exact@{k}"] = round(sum(_found(r["exact"], k) for r in ranks.values()) / n, 3)
+    result["passage_misses"] = [i for i, r in ranks.items() if not _found(r["passage"], ks[0])]
+    return result | {"ranks": ranks}
 
 
 def main() -> None:
@@ -85,6 +136,9 @@ def main() -> None:
     parser.add_argument("--set", type=Path, required=True)
     parser.add_argument("--split")
     parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--ks", help="comma-separated depths (beats --k), e.g. 4,6,8")
+    parser.add_argument("--mode", default="hybrid", choices=["hybrid", "dense", "bm25"])
+    parser.add_argument("--rerank", type=int, default=0, help="evaluator-rerank the top N")
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -94,7 +148,8 @@ def main() -> None:
         home = args.work or Path(tmp)
         report = ingest([args.set / "docs"], home=home, progress=False)
         result = {"set": str(args.set), "split": args.split, "chunks": report.total_chunks}
-        result |= _score(home, questions, args.k)
+        ks = [int(k) for k in args.ks.split(",")] if args.ks else [args.k]
+        result |= _score(home, questions, ks, args.mode, args.rerank)
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:
