@@ -170,7 +170,9 @@ def _record(
             acc=0.0,
             error=f"{type(error).__name__}: {error}"[:500],
         )
-    scores = score_prediction(outcome.prediction, question.answers)
+    # An abstention answers nothing: its sentence ("I could not find ...") must not match a
+    # short gold token such as `-i`.
+    scores = score_prediction("" if outcome.abstained else outcome.prediction, question.answers)
     ran = {**asdict(outcome), "seconds": round(outcome.seconds, 4)}
     return Record(**base, **ran, em=scores.em, f1=scores.f1, acc=scores.acc)
 

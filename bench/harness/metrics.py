@@ -126,10 +126,13 @@ def is_answerable(answers: Sequence[str]) -> bool:
 
 
 def question_correct(answers: Sequence[str], *, acc: float, abstained: bool) -> float:
-    """Return 1.0 for a right outcome: abstention when unanswerable, else the answer's Acc."""
+    """Return 1.0 for a right outcome: abstention when unanswerable, else the answer's Acc.
+
+    An abstention on an answerable question is wrong whatever its sentence matches.
+    """
     if not is_answerable(answers):
         return float(abstained)
-    return acc
+    return 0.0 if abstained else acc
 
 
 def _share(flags: Sequence[bool]) -> float | None:

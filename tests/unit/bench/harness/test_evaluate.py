@@ -12,7 +12,7 @@ from bench.harness.evaluate import (
     runner_settings,
 )
 from bench.harness.records import read_records
-from tests.unit.bench.conftest import FakeRunner, fake_ingest
+from tests.unit.bench.conftest import ANSWERS, FakeRunner, fake_ingest
 
 
 def test_run_scores_every_question_and_strategy(config):
@@ -207,3 +207,16 @@ def test_judges_used_follow_the_strategy_and_settings():
     assert judges_used("acrag", {}) == ["classifier", "evaluator"]
     assert judges_used("acrag", {"support": "trained"}) == ["classifier", "evaluator", "support"]
     assert judges_used("acrag", {"classifier": "heuristic", "evaluator": "llm"}) == []
+
+
+def test_an_abstention_scores_zero_even_when_its_sentence_holds_the_gold(config):
+    class Abstaining(FakeRunner):
+        def run(self, question, strategy, *, home):
+            outcome = super().run(question, strategy, home=home)
+            said = f"I could not find {ANSWERS[question]} stated in the documents."
+            return replace(outcome, prediction=said, abstained=strategy == "single")
+
+    by_key = {(r.id, r.strategy): r for r in run_eval(config, Abstaining(), ingest=fake_ingest)}
+    assert (by_key[("id0", "single")].acc, by_key[("id0", "single")].f1) == (0.0, 0.0)
+    assert by_key[("id0", "single")].abstained
+    assert by_key[("id0", "ircot")].acc == 1.0  # the same sentence, not an abstention

@@ -84,6 +84,8 @@ def test_unanswerable_is_right_only_when_abstained():
     assert question_correct([], acc=0.0, abstained=False) == 0.0
     assert question_correct(["Paris"], acc=1.0, abstained=False) == 1.0
     assert question_correct(["Paris"], acc=0.0, abstained=True) == 0.0
+    # An abstention sentence can contain a short gold token ("I ..." and `-i`): still wrong.
+    assert question_correct(["-i"], acc=1.0, abstained=True) == 0.0
 
 
 def test_abstention_rates_per_kind():
