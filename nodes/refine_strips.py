@@ -19,7 +19,14 @@ from models.text import split_strips
 from nodes._common import score_texts
 from nodes._guard import is_instruction, without_instructions
 
-__all__ = ["StripsUpdate", "refine_strips", "select_strips", "usable_passages"]
+__all__ = [
+    "StripsUpdate",
+    "best_strips",
+    "passage_strips",
+    "refine_strips",
+    "select_strips",
+    "usable_passages",
+]
 
 _PASSAGE = "passage scores"
 
@@ -39,16 +46,40 @@ def select_strips(
     document (or one page found locally and on the web) would spend the slots on repeats.
     """
     rank = {p["hash"]: i for i, p in enumerate(passages)}
-    eligible = [s for s in strips if s["passage_hash"] in rank and s["score"] >= threshold]
-    best: set[str] = set()
-    said: set[str] = set()
-    for candidate in sorted(eligible, key=lambda s: -s["score"]):
-        text = " ".join(candidate["text"].lower().split())
-        if len(best) < top_k and text not in said:
-            best.add(candidate["hash"])
-            said.add(text)
+    eligible = [s for s in strips if s["passage_hash"] in rank]
+    picked = best_strips(
+        [(s["text"], s["score"]) for s in eligible], threshold=threshold, top_k=top_k
+    )
+    best = {eligible[i]["hash"] for i in picked}
     ordered = sorted(strips, key=lambda s: (rank.get(s["passage_hash"], len(rank)), s["order"]))
     return [{**s, "kept": s["hash"] in best} for s in ordered]
+
+
+def best_strips(scored: Sequence[tuple[str, float]], *, threshold: float, top_k: int) -> list[int]:
+    """Return the indices of the strips to keep from (text, score) pairs, best first.
+
+    At or above `threshold`, at most `top_k`, and a text a better strip already says (case and
+    spacing aside) is not kept again.
+    """
+    said: set[str] = set()
+    picked: list[int] = []
+    for i in sorted(range(len(scored)), key=lambda i: -scored[i][1]):
+        text, score = scored[i]
+        key = " ".join(text.lower().split())
+        if score >= threshold and len(picked) < top_k and key not in said:
+            picked.append(i)
+            said.add(key)
+    return picked
+
+
+def passage_strips(text: str, context: Context) -> list[str]:
+    """Return the strips of one passage's text, its instructions to the model removed."""
+    return split_strips(
+        without_instructions(text)[0],
+        mode=context.strip_mode,
+        sentences=context.strip_sentences,
+        words=context.strip_words,
+    )
 
 
 def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -> list[Strip]:
@@ -56,12 +87,7 @@ def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -
     for passage in passages:
         if passage["hash"] in seen:
             continue
-        pieces = split_strips(
-            without_instructions(passage["text"])[0],
-            mode=context.strip_mode,
-            sentences=context.strip_sentences,
-            words=context.strip_words,
-        )
+        pieces = passage_strips(passage["text"], context)
         title = passage["title"] if not is_instruction(passage["title"]) else passage["source"]
         for order, piece in enumerate(pieces):
             strips.append(

@@ -73,18 +73,9 @@ def run_name(path: Path) -> str:
 
 
 def _strips(texts: Sequence[str], context: Any) -> list[str]:
-    from models.text import split_strips
-    from nodes._guard import without_instructions
+    from nodes.refine_strips import passage_strips
 
-    pieces: list[str] = []
-    for text in texts:
-        pieces += split_strips(
-            without_instructions(text)[0],
-            mode=context.strip_mode,
-            sentences=context.strip_sentences,
-            words=context.strip_words,
-        )
-    return list(dict.fromkeys(pieces))
+    return list(dict.fromkeys(piece for text in texts for piece in passage_strips(text, context)))
 
 
 def collect(
@@ -123,17 +114,12 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def kept(line: dict[str, Any]) -> list[tuple[str, float]]:
-    """Return the strips refinement keeps from one cache line, as `select_strips` chooses."""
-    eligible = sorted(
-        (item for item in line["strips"] if item[1] >= line["strip_threshold"]),
-        key=lambda item: -item[1],
-    )
-    chosen: dict[str, tuple[str, float]] = {}
-    for text, score in eligible:
-        said = " ".join(text.lower().split())
-        if len(chosen) < line["strips_top_k"] and said not in chosen:
-            chosen[said] = (text, float(score))
-    return list(chosen.values())
+    """Return the strips refinement keeps from one cache line (`best_strips`), best first."""
+    from nodes.refine_strips import best_strips
+
+    scored = [(str(text), float(score)) for text, score in line["strips"]]
+    chosen = best_strips(scored, threshold=line["strip_threshold"], top_k=line["strips_top_k"])
+    return [scored[i] for i in chosen]
 
 
 def join(
