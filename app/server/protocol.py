@@ -6,6 +6,12 @@ whose `max_incomplete_event_size` bounds the head (request line and headers), an
 subclass closes a connection that has not sent a complete head within `header_timeout_s`.
 Idle keep-alive connections close after `idle_timeout_s`; `max_connections` answers 503 past
 that many open connections. A client that goes away is logged in one line, without traceback.
+
+A head that is refused (too large, malformed) gets uvicorn's 400 and a *lingering* close, as
+Apache and nginx do: the server stops writing, then reads and drops what the client is still
+sending, for up to `linger_s`, before closing. Closing at once with the client's unread bytes
+in the socket makes the kernel send a reset, and a client still uploading its 64 KiB head
+then sees "connection reset" instead of the 400.
 """
 
 import asyncio
@@ -24,10 +30,33 @@ __all__ = ["DisconnectLogMiddleware", "HeadDeadlineProtocol", "uvicorn_config"]
 logger = logging.getLogger(__name__)
 
 
+class _LingeringClose:
+    """A transport whose `close` half-closes and drops input for `seconds` before closing."""
+
+    def __init__(
+        self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop, seconds: float
+    ) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._seconds = seconds
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def close(self) -> None:
+        if self._transport.is_closing() or not self._transport.can_write_eof():
+            self._transport.close()
+            return
+        self._transport.write_eof()  # the response is flushed first, then FIN
+        self._loop.call_later(self._seconds, self._transport.close)
+
+
 class HeadDeadlineProtocol(H11Protocol):
     """h11 with a deadline for every request head, from connect or from the last response."""
 
     head_timeout_s = 10.0
+    linger_s = 2.0
+    _lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the head deadline as the connection opens."""
@@ -49,8 +78,22 @@ class HeadDeadlineProtocol(H11Protocol):
             logger.info("closing a connection that sent no request in %gs", self.head_timeout_s)
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        """Answer a refused head with uvicorn's 400, then a lingering close instead of a reset."""
+        transport = self.transport
+        lingering = _LingeringClose(transport, self.loop, self.linger_s)
+        self.transport = lingering  # type: ignore[assignment]
+        try:
+            super().send_400_response(msg)
+        finally:
+            self.transport = transport
+        self._lingering = True
+        self._disarm_head_timer()
+
     def data_received(self, data: bytes) -> None:
         """Parse as h11 does; a new request's complete head stops the deadline."""
+        if self._lingering:  # the rest of a refused request: read and dropped
+            return
         before = self.cycle
         super().data_received(data)
         if self.cycle is not before:

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from app.server.limits import BodyLimitMiddleware, ServerLimits
-from app.server.protocol import HeadDeadlineProtocol, uvicorn_config
+from app.server.protocol import HeadDeadlineProtocol, _LingeringClose, uvicorn_config
 
 
 def test_too_many_header_fields_are_refused(client):
@@ -69,3 +69,50 @@ def test_uvicorn_runs_h11_with_bounded_heads_and_connections():
     assert config.http.head_timeout_s == 3  # type: ignore[union-attr]
     assert config.h11_max_incomplete_event_size == 8 * 1024
     assert config.limit_concurrency == 5
+
+
+class _Transport:
+    def __init__(self, *, can_write_eof: bool = True) -> None:
+        self.calls: list[str] = []
+        self._can_write_eof = can_write_eof
+
+    def is_closing(self) -> bool:
+        return "close" in self.calls
+
+    def can_write_eof(self) -> bool:
+        return self._can_write_eof
+
+    def write_eof(self) -> None:
+        self.calls.append("write_eof")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+    def get_extra_info(self, name: str) -> str:
+        return f"extra {name}"
+
+
+class _Loop:
+    def __init__(self) -> None:
+        self.later: list[tuple[float, object]] = []
+
+    def call_later(self, delay: float, callback) -> None:
+        self.later.append((delay, callback))
+
+
+def test_a_refused_head_closes_by_lingering_not_at_once():
+    transport, loop = _Transport(), _Loop()
+    lingering = _LingeringClose(transport, loop, 2.0)  # type: ignore[arg-type]
+    lingering.close()
+    assert transport.calls == ["write_eof"]  # FIN after the response; input still read
+    assert lingering.get_extra_info("peername") == "extra peername"
+    ((delay, close),) = loop.later
+    assert delay == 2.0
+    close()  # type: ignore[operator]
+    assert transport.calls == ["write_eof", "close"]
+
+
+def test_a_transport_that_cannot_half_close_closes_at_once():
+    transport, loop = _Transport(can_write_eof=False), _Loop()
+    _LingeringClose(transport, loop, 2.0).close()  # type: ignore[arg-type]
+    assert transport.calls == ["close"] and loop.later == []
