@@ -122,3 +122,7 @@ bench-quick: $(STAMP)
 		--out $(QUICK_OUT)-usrdoc
 	$(ACRAG) eval --data $(foreach d,$(QUICK_DEV_SETS),$(QA_DIR)/$(d).dev.jsonl) \
 		--limit $(QUICK_COLD) --strategies $(QUICK_STRATEGIES) --no-cache --out $(QUICK_OUT)-cold
+	$(BIN)/python -m bench.reports.decisions docs/bench/full-dev $(QUICK_OUT)-dev \
+		> $(QUICK_OUT)-dev/decisions.md && cat $(QUICK_OUT)-dev/decisions.md
+	$(BIN)/python -m bench.reports.decisions docs/bench/full-usrdoc $(QUICK_OUT)-usrdoc \
+		> $(QUICK_OUT)-usrdoc/decisions.md && cat $(QUICK_OUT)-usrdoc/decisions.md
