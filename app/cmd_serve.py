@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     from app.server.asgi import create_app
     from app.server.protocol import uvicorn_config
-    from stores.checkpoint import open_checkpointer
+    from stores.checkpoint import open_checkpointer, sole_server
 
     os.umask(0o077)  # threads, uploads and indexes are this user's alone
     token, made = choose_token(args)
@@ -230,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
             checkpointer = stack.enter_context(open_checkpointer(args.checkpoint_url, home=home))
         except Exception as error:  # noqa: BLE001 - any driver error becomes one clear line
             raise UserError(f"cannot open the thread store: {error}") from error
+        stack.enter_context(sole_server(checkpointer))
         service = build_service(checkpointer, home=home, demo=args.demo, args=args)
         if closed := service.close_open_turns(limit=args.max_threads):
             logger.warning("closed %d turn(s) a stopped server left open", closed)

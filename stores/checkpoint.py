@@ -6,6 +6,7 @@ restart with no set-up. A `postgresql://` URL (the `--checkpoint-url` option or
 Both savers are the synchronous ones: the server runs graphs in worker threads.
 """
 
+import fcntl
 import logging
 import os
 import sqlite3
@@ -21,12 +22,19 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from models.errors import UserError
 from stores.home import acrag_home
 
-__all__ = ["CHECKPOINT_URL_ENV", "Checkpointer", "open_checkpointer", "resolve_url"]
+__all__ = [
+    "CHECKPOINT_URL_ENV",
+    "Checkpointer",
+    "open_checkpointer",
+    "resolve_url",
+    "sole_server",
+]
 
 logger = logging.getLogger(__name__)
 
 CHECKPOINT_URL_ENV = "ACRAG_CHECKPOINT_URL"
 SQLITE_FILE = "threads.sqlite"
+SERVER_LOCK_KEY = 0x61637261675F73  # PostgreSQL advisory lock of `acrag serve` ("acrag_s")
 
 
 @dataclass(frozen=True)
@@ -124,3 +132,44 @@ def open_checkpointer(
     with manager as checkpointer:
         logger.info("threads are kept in %s", checkpointer.url)
         yield checkpointer
+
+
+@contextmanager
+def sole_server(checkpointer: Checkpointer) -> Iterator[None]:
+    """Hold the thread store for one `acrag serve`: a second one on it fails at start.
+
+    A server keeps its thread locks in memory, so two on one database would run the same
+    thread twice. SQLite: an exclusive `flock` on `<file>.serve.lock` (holding the pid);
+    PostgreSQL: a session advisory lock on a connection kept for the server's life. Both
+    end with the process, however it ends, so a crashed server never blocks the next.
+
+    Raises:
+        UserError: Another server holds the store.
+    """
+    busy = UserError(
+        f"another `acrag serve` is using the threads in {checkpointer.url}: stop it first, "
+        "or give this one its own --home or --checkpoint-url (for several processes on one "
+        "database, run the cluster: docs/serving.md)"
+    )
+    if checkpointer.kind == "sqlite":
+        path = Path(checkpointer.url.removeprefix("sqlite:///") + ".serve.lock")
+        with path.open("a+", encoding="utf-8") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                lock.seek(0)
+                holder = lock.read().strip()
+                raise UserError(f"{busy} (pid {holder or 'unknown'})") from None
+            lock.truncate(0)
+            lock.write(f"{os.getpid()}\n")
+            lock.flush()
+            yield
+        return
+    with checkpointer.connect() as conn:
+        row = conn.execute("SELECT pg_try_advisory_lock(%s) AS held", (SERVER_LOCK_KEY,)).fetchone()
+        if not row["held"]:
+            raise busy
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SERVER_LOCK_KEY,))

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,3 +76,17 @@ def test_threads_survive_a_restart_in_postgres(serve, postgres_url, tmp_path):
             "SELECT count(*) FROM checkpoints WHERE thread_id = %s", (thread_id,)
         ).fetchone()
     assert count is not None and count[0] >= 6
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(serve, postgres_url, tmp_path):
+    first = serve("--demo", "--checkpoint-url", postgres_url, home=tmp_path / "a")
+    command = [sys.executable, "-m", "app.cli", "serve", "--demo", "--no-token"]
+    command += ["--checkpoint-url", postgres_url, "--port", str(free_port())]
+    env = {**os.environ, "ACRAG_HOME": str(tmp_path / "b")}
+    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert second.returncode != 0
+    assert "another `acrag serve` is using the threads" in second.stderr
+    assert httpx.get(f"{first.url}/ok").status_code == 200  # the first carries on
+    first.stop()
+    third = serve("--demo", "--checkpoint-url", postgres_url, home=tmp_path / "c")
+    assert httpx.get(f"{third.url}/ok").status_code == 200  # the lock ended with the first

@@ -7,7 +7,13 @@ from langgraph.checkpoint.base import empty_checkpoint
 
 from app.server.threads import ThreadRegistry
 from models.errors import UserError
-from stores.checkpoint import CHECKPOINT_URL_ENV, _mask, open_checkpointer, resolve_url
+from stores.checkpoint import (
+    CHECKPOINT_URL_ENV,
+    _mask,
+    open_checkpointer,
+    resolve_url,
+    sole_server,
+)
 
 
 def test_default_is_sqlite_in_the_home(tmp_path: Path, monkeypatch):
@@ -25,6 +31,18 @@ def test_sqlite_checkpoints_survive_reopening(tmp_path: Path):
         first.saver.put(config, empty_checkpoint(), {"source": "input", "step": -1}, {})
     with open_checkpointer(home=tmp_path) as second:
         assert second.saver.get_tuple(config) is not None
+
+
+def test_one_server_at_a_time_on_a_sqlite_store(tmp_path: Path):
+    with open_checkpointer(home=tmp_path) as first, sole_server(first):
+        with open_checkpointer(home=tmp_path) as second:
+            with pytest.raises(UserError, match=r"another `acrag serve`.*\(pid \d+\)"):
+                with sole_server(second):
+                    pass
+        with open_checkpointer(home=tmp_path / "other") as elsewhere, sole_server(elsewhere):
+            pass  # another home is another store
+    with open_checkpointer(home=tmp_path) as again, sole_server(again):
+        pass  # released when the first server ends
 
 
 def test_unsupported_url_is_a_user_error(tmp_path: Path):
