@@ -1,12 +1,13 @@
-"""Answer option, key and value questions with a token the kept strips hold.
+"""Check an option, key or value answer against the tokens the kept strips hold.
 
-The reader does not write the token. The kept strips are split into entries (one option of
-a `--help` list, one term of a definition list, with its own description; `_doc_entries`),
-each entry whose head holds a token of the asked kind becomes one choice, shown with its
-description only; a strip with no entries offers the tokens its sentences mention. The
-model picks one through a schema-constrained choice, the token is checked to occur in its
-strip, and the answer is a short sentence built around it, citing that strip. Anything
-else (no such question, no candidates, "none of these") leaves the question to the reader.
+The reader answers first, as for any question. When the question asks for such a token,
+the kept strips are split into entries (one option of a `--help` list, one term of a
+definition list, each with its own description; `_doc_entries`) and each entry's head is a
+candidate, then the tokens sentences mention. An answer that names a candidate becomes that
+token, bare in the short style (`--pid=PID` -> `--pid`) or in a sentence with its other
+spelling ("Use `-k` (`--keep`)."), citing the strip that holds it. An answer that names no
+token of the kind (a heading, a tool name) is replaced by the model's schema-constrained
+choice among the candidates, each shown with its own description only.
 """
 
 import re
@@ -20,9 +21,16 @@ from graphs.state import Strip
 from models.judges_llm import ask_choice
 from nodes._doc_entries import split_entries
 from prompts.framing import as_data
+from prompts.generate import NOT_FOUND
 from prompts.token_answer import CHOOSE_TOKEN, NO_TOKEN
 
-__all__ = ["Choice", "TokenAnswer", "answer_with_token", "asked_kind", "token_candidates"]
+__all__ = [
+    "Choice",
+    "TokenAnswer",
+    "asked_kind",
+    "check_answer",
+    "token_candidates",
+]
 
 Kind = Literal["option", "key", "value"]
 _MAX_CHOICES = 20
@@ -150,14 +158,8 @@ def _sentence(kind: Kind, token: str, alias: str, *, short: bool) -> str:
     return f"Use {named}." if kind in ("option", "key") else f"It is {named}."
 
 
-def answer_with_token(
-    model: BaseChatModel, question: str, strips: Sequence[Strip], *, short: bool
-) -> TokenAnswer | None:
-    """Choose a token from `strips` that answers `question`, or None to use the reader."""
-    kind = asked_kind(question)
-    found = token_candidates(kind, strips) if kind else []
-    if kind is None or not found:
-        return None
+def _choose(model: BaseChatModel, question: str, kind: Kind, found: list[Choice]) -> Choice | None:
+    """Ask the model to pick one candidate (schema-constrained), or None for "none of these"."""
     prompt = CHOOSE_TOKEN.format(
         question=question,
         kind=kind,
@@ -166,9 +168,57 @@ def answer_with_token(
     )
     probs = ask_choice(model, prompt, "answer", [*(c.token for c in found), NO_TOKEN])
     token = max(probs, key=lambda option: probs[option])
-    choice = next((c for c in found if c.token == token), None)
-    if choice is None or not _occurs(token, choice.strip["text"]):  # "none of these"
+    return next((c for c in found if c.token == token), None)
+
+
+def _answer(kind: Kind, choice: Choice, *, short: bool) -> TokenAnswer | None:
+    """Return the answer built around `choice`, if its token occurs in its strip."""
+    if not _occurs(choice.token, choice.strip["text"]):
         return None
     alias = _alias(choice) if kind == "option" else ""
-    text = _sentence(kind, token, alias, short=short)
-    return TokenAnswer(token, alias, choice.strip, text)
+    text = _sentence(kind, choice.token, alias, short=short)
+    return TokenAnswer(choice.token, alias, choice.strip, text)
+
+
+def _position(spelling: str, answer: str) -> int | None:
+    """Where the answer names `spelling`; a bare word (`g`, `indent`) must be the answer."""
+    if spelling.lstrip("-") == answer.strip(" `'\"‘’.").lstrip("-"):
+        return 0
+    if not spelling.startswith("-") and len(spelling) < 3:
+        return None
+    found = re.search(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", answer)
+    return found.start() if found else None
+
+
+def _named(kind: Kind, answer: str, found: list[Choice]) -> Choice | None:
+    """Return the candidate the answer names first (by any spelling on its head), or None."""
+    where: dict[int, Choice] = {}
+    for choice in reversed(found):  # on a tie the better-ranked candidate wins
+        for token in dict.fromkeys([choice.token, *_tokens(_FINDERS[kind], choice.head)]):
+            spelling = _ARGUMENT.sub("", token) if kind == "option" else token
+            if (at := _position(spelling, answer)) is not None:
+                where[at] = choice
+    return where[min(where)] if where else None
+
+
+def check_answer(
+    model: BaseChatModel, question: str, answer: str, strips: Sequence[Strip], *, short: bool
+) -> TokenAnswer | None:
+    """Rebuild the reader's answer around the candidate token it names, or choose one.
+
+    An answer naming a listed token (`--pid=PID`, `-w, --ignore-all-space`) becomes that
+    token; one naming none of the asked kind (a heading, a tool name) is replaced by the
+    model's choice among the candidates. None keeps the reader's answer: no token question,
+    no candidates, an abstention, or a token the entries do not list.
+    """
+    kind = asked_kind(question)
+    found = token_candidates(kind, strips) if kind else []
+    if kind is None or not found or not answer.strip() or NOT_FOUND in answer.upper():
+        return None
+    named = _named(kind, answer, found)
+    if named is not None:
+        return _answer(kind, named, short=short)
+    if _tokens(_PROSE_FINDERS.get(kind, _FINDERS[kind]), answer):
+        return None
+    choice = _choose(model, question, kind, found)
+    return _answer(kind, choice, short=short) if choice else None

@@ -1,4 +1,4 @@
-"""Token answers: gating, candidates from strip entries, the chosen token checked in its strip."""
+"""Token answers: the gate, candidates from strip entries, answers checked against them."""
 
 from pathlib import Path
 from typing import Any
@@ -7,10 +7,16 @@ import pytest
 
 import nodes._token_answer as token_answer
 from graphs.state import Strip
-from nodes._token_answer import answer_with_token, asked_kind, token_candidates
+from nodes._token_answer import asked_kind, check_answer, token_candidates
 
 HELP = (Path(__file__).parents[1] / "stores" / "data" / "grep-help.txt").read_text()
 DOCS = Path(__file__).parents[3] / "bench" / "datasets" / "docqa" / "docs"
+
+
+def _section(relative: str, start: str, end: str) -> str:
+    text = (DOCS / relative).read_text()
+    begin = text.index(start)
+    return text[begin : text.index(end, begin)]
 
 
 def _strip(text: str, score: float = 0.5, name: str = "a") -> Strip:
@@ -88,37 +94,86 @@ def test_candidates_are_capped() -> None:
     assert len(token_candidates("option", [_strip(HELP)])) == 20
 
 
-def test_chosen_option_is_answered_with_its_alias(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked = _choose(monkeypatch, "-l")
-    answer = answer_with_token(
-        None,  # type: ignore[arg-type]
-        "Which option prints only the names of files that match?",
-        [OUTPUT],
-        short=False,
+def _check(question: str, answer: str, strips: list[Strip], *, short: bool = True) -> str | None:
+    checked = check_answer(None, question, answer, strips, short=short)  # type: ignore[arg-type]
+    return None if checked is None else checked.text
+
+
+def test_an_answer_naming_a_listed_option_becomes_that_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _choose(monkeypatch, "-c")
+    question = "Which option prints only the names of files that match?"
+    assert _check(question, "-l, --files-with-matches", [OUTPUT]) == "-l"
+    assert _check(question, "--files-with-matches", [OUTPUT], short=False) == (
+        "Use `-l` (`--files-with-matches`)."
     )
-    assert answer is not None
-    assert answer.text == "Use `-l` (`--files-with-matches`)."
-    assert answer.strip is OUTPUT and "-l" in answer.strip["text"]
+    assert asked == []  # naming a candidate needs no model call
+
+
+def test_an_option_written_with_its_argument_is_answered_bare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _choose(monkeypatch, "-s")
+    strip = _strip(_section("coreutils/tail-help.txt", "      --pid=PID", "-z, --zero"))
+    question = "How do I make tail stop once a process has exited?"
+    assert _check(question, "--pid=PID", [strip]) == "--pid"
+    assert _check(question, "--pid=PID", [strip], short=False) == "Use `--pid`."
+    assert asked == []
+
+
+def test_a_heading_answer_is_replaced_by_the_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _choose(
+        monkeypatch,
+        "--hash=sha256:" + "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+    )
+    strip = _strip(
+        _section(
+            "python3-pip/topics/repeatable-installs.md", "## Hash-checking", "Hash-checking mode is"
+        )
+    )
+    question = "How do I pin a package to a known hash in a requirements file?"
+    assert _check(question, "Hash-checking mode", [strip]) == "--hash"
     assert "none of these" in asked[0]
 
 
-def test_short_style_answers_the_bare_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    _choose(monkeypatch, "-c")
-    answer = answer_with_token(None, "Which flag counts matching lines?", [OUTPUT], short=True)  # type: ignore[arg-type]
-    assert answer is not None and answer.text == "-c" and answer.alias == "--count"
+def test_a_bare_word_answer_matches_the_option_it_spells() -> None:
+    strip = _strip("--indent, --tab, --no-indent, --compact\n    Mutually exclusive options")
+    assert (
+        _check("How do I indent json.tool output with a switch?", "indent", [strip]) == "--indent"
+    )
 
 
-def test_none_of_these_leaves_the_question_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    _choose(monkeypatch, "none of these")
-    assert answer_with_token(None, "Which option colours output?", [OUTPUT], short=False) is None  # type: ignore[arg-type]
+def test_a_sed_flag_is_named_only_as_the_whole_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _choose(monkeypatch, "none of these")
+    strip = _strip(_section("sed/info-sed-the-s-command.txt", "‘g’\n", "‘NUMBER’"))
+    question = "How do I make a sed substitution replace every match on a line?"
+    assert _check(question, "g", [strip]) == "g"
+    assert _check(question, "use it, e.g. twice", [strip]) is None  # no `e`: the model said none
+    assert len(asked) == 1
 
 
-def test_no_token_question_never_asks_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exit_status_from_a_definition_list() -> None:
+    strip = _strip(_section("sed/info-sed-exit-status.txt", "2.3 Exit status", "   Additionally"))
+    question = "What exit status does sed return if an input file can't be opened?"
+    assert _check(question, "2", [strip], short=False) == "It is `2`."
+
+
+def test_the_reader_answer_stands(monkeypatch: pytest.MonkeyPatch) -> None:
     asked = _choose(monkeypatch, "-l")
-    assert answer_with_token(None, "Who wrote grep?", [OUTPUT], short=False) is None  # type: ignore[arg-type]
-    prose = _strip("Paris is the capital of France.")
-    assert answer_with_token(None, "Which option is best?", [prose], short=False) is None  # type: ignore[arg-type]
+    question = "Which option prints only the names of files that match?"
+    assert _check(question, "NOT FOUND", [OUTPUT]) is None  # an abstention
+    assert _check(question, "-z", [OUTPUT]) is None  # a token the entries do not list
+    assert _check("Who wrote grep?", "Mike Haertel", [OUTPUT]) is None  # no token question
+    assert _check(question, "-l", [_strip("Paris is the capital of France.")]) is None
     assert asked == []
+
+
+def test_a_choice_missing_from_its_strip_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _choose(monkeypatch, "-l")
+    moved = token_answer.Choice("-l", "-l", "lists files", _strip("no such option here"))
+    monkeypatch.setattr(token_answer, "token_candidates", lambda kind, strips: [moved])
+    assert _check("Which option lists files?", "the listing mode", [OUTPUT]) is None
 
 
 def test_each_choice_is_shown_with_its_own_description(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,45 +184,12 @@ def test_each_choice_is_shown_with_its_own_description(monkeypatch: pytest.Monke
         return {o: float(o == "-A") for o in options}
 
     monkeypatch.setattr(token_answer, "ask_choice", fake)
-    text = (DOCS / "grep" / "grep-help.txt").read_text()
-    context = _strip(text[text.index("Context control:") : text.index("--group-separator")])
-    answer = answer_with_token(None, "How do I see 3 lines after each hit?", [context], short=True)  # type: ignore[arg-type]
-    assert answer is not None and answer.text == "-A" and answer.alias == "--after-context"
+    context = _strip(_section("grep/grep-help.txt", "Context control:", "--group-separator"))
+    assert _check("How do I see 3 lines after each hit?", "Context control", [context]) == "-A"
     lines = prompts[0].splitlines()
+    own = "print NUM lines of trailing context"
+    assert f"- -A (-A, --after-context=NUM) [grep --help > Output control]: {own}" in lines
     assert (
-        "- -A (-A, --after-context=NUM) [grep --help > Output control]: print NUM lines of "
-        "trailing context" in lines
+        "- -B (-B, --before-context=NUM) [grep --help > Output control]: print NUM lines "
+        "of leading context" in lines
     )
-    assert (
-        "- -B (-B, --before-context=NUM) [grep --help > Output control]: print NUM lines of "
-        "leading context" in lines
-    )
-
-
-def test_option_with_its_argument_is_answered_bare(monkeypatch: pytest.MonkeyPatch) -> None:
-    _choose(monkeypatch, "--pid=PID")
-    text = (DOCS / "coreutils" / "tail-help.txt").read_text()
-    strip = _strip(text[text.index("      --pid=PID") : text.index("-z, --zero")])
-    question = "How do I make tail stop once a process has exited?"
-    short = answer_with_token(None, question, [strip], short=True)  # type: ignore[arg-type]
-    sentence = answer_with_token(None, question, [strip], short=False)  # type: ignore[arg-type]
-    assert short is not None and short.text == "--pid"
-    assert sentence is not None and sentence.text == "Use `--pid`."
-
-
-def test_exit_status_from_a_definition_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked = _choose(monkeypatch, "2")
-    text = (DOCS / "sed" / "info-sed-exit-status.txt").read_text()
-    strip = _strip(text[text.index("2.3 Exit status") : text.index("   Additionally")])
-    question = "What exit status does sed return if an input file can't be opened?"
-    answer = answer_with_token(None, question, [strip], short=False)  # type: ignore[arg-type]
-    assert asked[0] == ["0", "1", "2", "4", "none of these"]
-    assert answer is not None and answer.text == "It is `2`."
-
-
-def test_a_choice_missing_from_its_strip_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    _choose(monkeypatch, "-l")
-    quoted = _strip("-l, --files-with-matches  print only names of FILEs with selected lines")
-    moved = token_answer.Choice("-l", "-l", "lists files", _strip("no such option here"))
-    monkeypatch.setattr(token_answer, "token_candidates", lambda kind, strips: [moved])
-    assert answer_with_token(None, "Which option lists files?", [quoted], short=False) is None  # type: ignore[arg-type]
