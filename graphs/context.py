@@ -82,8 +82,9 @@ class Context:
     )
     token_answers: bool = _opt(
         False,
-        "Answer option, key, path and value questions with a token chosen from the kept strips "
-        "(schema-constrained choice; docs/answers.md); other questions use the reader.",
+        "Check option, key and exit-status answers against the entries of the kept strips: an "
+        "answer naming a listed token becomes that token, one naming none is replaced by a "
+        "schema-constrained choice (docs/answers.md); other questions keep the reader's answer.",
     )
     max_answer_tokens: int = _opt(96, "Token cap for each generated answer or IRCoT sentence.")
     repeat_penalty: float = _opt(

@@ -1,10 +1,13 @@
-"""Answer option, key, path and value questions with a token the kept strips hold.
+"""Check an option, key or value answer against the tokens the kept strips hold.
 
-The reader does not write the token: candidates are taken from the strips (options such as
-`-k`/`--keep`, upper-case keys, paths, code spans, numbers), the model picks one through a
-schema-constrained choice, and the answer is a short sentence built around it, citing the
-strip that holds it. Anything else (no such question, no candidates, "none of these")
-leaves the question to the ordinary reader.
+The reader answers first, as for any question. When the question asks for such a token,
+the kept strips are split into entries (one option of a `--help` list, one term of a
+definition list, each with its own description; `_doc_entries`) and each entry's head is a
+candidate, then the tokens sentences mention. An answer that names a candidate becomes that
+token, bare in the short style (`--pid=PID` -> `--pid`) or in a sentence with its other
+spelling ("Use `-k` (`--keep`)."), citing the strip that holds it. An answer that names no
+token of the kind (a heading, a tool name) is replaced by the model's schema-constrained
+choice among the candidates, each shown with its own description only.
 """
 
 import re
@@ -16,32 +19,51 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.state import Strip
 from models.judges_llm import ask_choice
-from nodes._common import format_passages
+from nodes._doc_entries import split_entries
+from prompts.framing import as_data
+from prompts.generate import NOT_FOUND
 from prompts.token_answer import CHOOSE_TOKEN, NO_TOKEN
 
-__all__ = ["TokenAnswer", "answer_with_token", "asked_kind", "token_candidates"]
+__all__ = [
+    "Choice",
+    "TokenAnswer",
+    "asked_kind",
+    "check_answer",
+    "token_candidates",
+]
 
-Kind = Literal["option", "key", "path", "value"]
-_MAX_CHOICES = 12
+Kind = Literal["option", "key", "value"]
+_MAX_CHOICES = 20
+_TITLE_CHARS = 40
 
 _ASKS: list[tuple[Kind, re.Pattern[str]]] = [
-    ("option", re.compile(r"\b(option|flag|switch|argument)s?\b|^\s*how (do|can|would) i\b", re.I)),
-    ("key", re.compile(r"\b(key|setting|variable|field|directive|parameter)s?\b", re.I)),
-    (
-        "path",
-        re.compile(r"\b(path|file|directory|folder)\b.*\b(where|which|what)\b|^\s*where\b", re.I),
-    ),
-    ("value", re.compile(r"\b(default|exit (status|code)|return code|port|value)\b", re.I)),
+    ("option", re.compile(r"\b(option|flag|switch)s?\b|^\s*how (do|can|would|should) i\b", re.I)),
+    ("key", re.compile(r"\benvironment variables?\b|\bconfig(uration)? (key|setting)s?\b", re.I)),
+    ("value", re.compile(r"\bexit (status|code)\b|\breturn code\b", re.I)),
 ]
+_OPTION = re.compile(r"(?<![\w/-])--?[A-Za-z0-9][\w-]*(?:=[\w\[\]+.:/-]+)?")
 _FINDERS: dict[Kind, re.Pattern[str]] = {
-    "option": re.compile(r"(?<![\w/-])--?[A-Za-z][\w-]*(?:=[\w\[\]+.:/-]+)?"),
-    "key": re.compile(r"`([^`\s]{2,40})`|(?<![\w$-])\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b"),
-    "path": re.compile(r"(?<![\w/])((?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)+)"),
-    "value": re.compile(
-        r"`([^`]{1,30})`|\"([^\"\s]{1,30})\"|(?<![\w.-])(\d+(?:\.\d+)?\s?(?:[KMGT]i?B|ms|s|%)?)(?![\w.])"
-    ),
+    "option": _OPTION,
+    "key": re.compile(r"(?<![\w$-])\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4}[A-Z0-9]{4,})\b"),
+    "value": re.compile(r"^(\d{1,4})$"),
 }
-_OPTION_HEAD = re.compile(r"^\s*((?:--?[A-Za-z][\w-]*(?:[=\[][^\s,]*)?,?\s?)+)")
+_PROSE_FINDERS: dict[Kind, re.Pattern[str]] = {
+    "option": re.compile(rf"{_OPTION.pattern}|\b([a-z]+(?:_[a-z]+)+)\b|(?<=[(,] )([a-z]+)=(?!=)"),
+    "key": _FINDERS["key"],
+}
+_TERM = re.compile(r"^[A-Za-z]{1,2}$")
+_ARGUMENT = re.compile(r"[=\[].*$")
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One candidate token, the entry or sentence it heads, and the strip holding it."""
+
+    token: str
+    head: str
+    description: str
+    strip: Strip
 
 
 @dataclass(frozen=True)
@@ -59,62 +81,144 @@ def asked_kind(question: str) -> Kind | None:
     return next((kind for kind, pattern in _ASKS if pattern.search(question)), None)
 
 
-def _found(kind: Kind, text: str) -> list[str]:
-    tokens = []
-    for match in _FINDERS[kind].finditer(text):
-        groups = [g for g in match.groups() if g] if match.groups() else []
-        tokens.append((groups[0] if groups else match.group(0)).strip())
-    return tokens
+def _tokens(pattern: re.Pattern[str], text: str) -> list[str]:
+    found = []
+    for match in pattern.finditer(text):
+        groups = [g for g in match.groups() if g]
+        found.append(groups[0] if groups else match.group(0))
+    return found
 
 
-def token_candidates(kind: Kind, strips: Sequence[Strip]) -> list[tuple[str, Strip]]:
-    """Return distinct tokens of `kind` in the strips (best strips first), with their strip."""
-    seen: dict[str, Strip] = {}
-    for strip in sorted(strips, key=lambda s: -s["score"]):
-        for token in _found(kind, strip["text"]):
-            if token not in seen and len(seen) < _MAX_CHOICES:
-                seen[token] = strip
-    return list(seen.items())
+def _head_token(kind: Kind, head: str) -> str | None:
+    """Return the token of `kind` an entry's head names (`-A` of `-A, --after-context=NUM`)."""
+    found = _tokens(_FINDERS[kind], head)
+    if not found and kind == "option" and _TERM.match(head):  # a sed flag such as `g`
+        return head
+    return found[0] if found else None
 
 
-def _alias(token: str, text: str) -> str:
-    """Return another spelling of an option on its entry line (`-k, --keep`), or ''."""
-    for line in text.splitlines():
-        head = _OPTION_HEAD.match(line)
-        if head and token in head.group(1):
-            others = [o for o in _found("option", head.group(1)) if o != token]
-            return others[0] if others else ""
-    return ""
+def _entry_choices(kind: Kind, strip: Strip) -> list[Choice]:
+    choices = []
+    for entry in split_entries(strip["text"]):
+        token = _head_token(kind, entry.head)
+        if token:
+            choices.append(Choice(token, entry.head, entry.description, strip))
+    return choices
 
 
-def _sentence(kind: Kind, token: str, alias: str, question: str, *, short: bool) -> str:
+def _prose_choices(kind: Kind, strip: Strip) -> list[Choice]:
+    if kind not in _PROSE_FINDERS:
+        return []
+    choices = []
+    for sentence in _SENTENCE.split(strip["text"]):
+        for token in _tokens(_PROSE_FINDERS[kind], sentence):
+            choices.append(Choice(token, token, " ".join(sentence.split()), strip))
+    return choices
+
+
+def token_candidates(kind: Kind, strips: Sequence[Strip]) -> list[Choice]:
+    """Return one choice per distinct token of `kind` in the strips (best strips first).
+
+    Entry heads come first, each with its own description; then the tokens that sentences
+    mention and no head names (a flag cited in another entry's text, a keyword argument in
+    example code), each with its sentence.
+    """
+    ranked = sorted(strips, key=lambda s: -s["score"])
+    found = [c for s in ranked for c in _entry_choices(kind, s)]
+    named = {t for c in found for t in _tokens(_FINDERS[kind], c.head)}
+    found += [c for s in ranked for c in _prose_choices(kind, s) if c.token not in named]
+    seen: dict[str, Choice] = {}
+    for choice in found:
+        if choice.token not in seen and len(seen) < _MAX_CHOICES:
+            seen[choice.token] = choice
+    return list(seen.values())
+
+
+def _line(choice: Choice) -> str:
+    title = choice.strip["title"][:_TITLE_CHARS]
+    head = "" if choice.head == choice.token else f" ({choice.head})"
+    return f"- {choice.token}{head} [{title}]: {choice.description}"
+
+
+def _alias(choice: Choice) -> str:
+    """Return another spelling of an option on its entry's head (`-k, --keep`), or ''."""
+    others = [o for o in _tokens(_OPTION, choice.head) if o != choice.token]
+    return _ARGUMENT.sub("", others[0]) if others else ""
+
+
+def _occurs(token: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(token)}(?![\w])", text) is not None
+
+
+def _sentence(kind: Kind, token: str, alias: str, *, short: bool) -> str:
+    bare = _ARGUMENT.sub("", token) if kind == "option" else token
     if short:  # the bare option, without its argument: `--after-context=NUM` -> `--after-context`
-        return re.sub(r"[=\[].*$", "", token) if kind == "option" else token
-    named = f"`{token}`" + (f" (`{alias}`)" if alias else "")
-    if kind == "value" and re.search(r"\bdefault\b", question, re.I):
-        return f"The default is {named}."
+        return bare
+    named = f"`{bare}`" + (f" (`{alias}`)" if alias else "")
     return f"Use {named}." if kind in ("option", "key") else f"It is {named}."
 
 
-def answer_with_token(
-    model: BaseChatModel, question: str, strips: Sequence[Strip], *, short: bool
+def _choose(model: BaseChatModel, question: str, kind: Kind, found: list[Choice]) -> Choice | None:
+    """Ask the model to pick one candidate (schema-constrained), or None for "none of these"."""
+    prompt = CHOOSE_TOKEN.format(
+        question=question,
+        kind=kind,
+        entries=as_data("\n".join(_line(c) for c in found)),
+        none=NO_TOKEN,
+    )
+    probs = ask_choice(model, prompt, "answer", [*(c.token for c in found), NO_TOKEN])
+    token = max(probs, key=lambda option: probs[option])
+    return next((c for c in found if c.token == token), None)
+
+
+def _answer(kind: Kind, choice: Choice, *, short: bool) -> TokenAnswer | None:
+    """Return the answer built around `choice`, if its token occurs in its strip."""
+    if not _occurs(choice.token, choice.strip["text"]):
+        return None
+    alias = _alias(choice) if kind == "option" else ""
+    text = _sentence(kind, choice.token, alias, short=short)
+    return TokenAnswer(choice.token, alias, choice.strip, text)
+
+
+def _position(spelling: str, answer: str) -> int | None:
+    """Where the answer names `spelling`; a bare word (`g`, `indent`) must be the answer."""
+    if spelling.lstrip("-") == answer.strip(" `'\"‘’.").lstrip("-"):
+        return 0
+    if not spelling.startswith("-") and len(spelling) < 3:
+        return None
+    found = re.search(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", answer)
+    return found.start() if found else None
+
+
+def _named(kind: Kind, answer: str, found: list[Choice]) -> Choice | None:
+    """Return the candidate the answer names first (by any spelling on its head), or None."""
+    where: dict[int, Choice] = {}
+    for choice in reversed(found):  # on a tie the better-ranked candidate wins
+        for token in dict.fromkeys([choice.token, *_tokens(_FINDERS[kind], choice.head)]):
+            spelling = _ARGUMENT.sub("", token) if kind == "option" else token
+            if (at := _position(spelling, answer)) is not None:
+                where[at] = choice
+    return where[min(where)] if where else None
+
+
+def check_answer(
+    model: BaseChatModel, question: str, answer: str, strips: Sequence[Strip], *, short: bool
 ) -> TokenAnswer | None:
-    """Choose a token from `strips` that answers `question`, or None to use the reader."""
+    """Rebuild the reader's answer around the candidate token it names, or choose one.
+
+    An answer naming a listed token (`--pid=PID`, `-w, --ignore-all-space`) becomes that
+    token; one naming none of the asked kind (a heading, a tool name) is replaced by the
+    model's choice among the candidates. None keeps the reader's answer: no token question,
+    no candidates, an abstention, or a token the entries do not list.
+    """
     kind = asked_kind(question)
     found = token_candidates(kind, strips) if kind else []
-    if kind is None or not found:
+    if kind is None or not found or not answer.strip() or NOT_FOUND in answer.upper():
         return None
-    choices = [token for token, _ in found]
-    prompt = CHOOSE_TOKEN.format(
-        passages=format_passages(strips),
-        question=question,
-        none=NO_TOKEN,
-        choices=", ".join(choices),
-    )
-    probs = ask_choice(model, prompt, "answer", [*choices, NO_TOKEN])
-    token = max(probs, key=lambda option: probs[option])
-    strip = dict(found).get(token)
-    if strip is None or token not in strip["text"]:  # "none of these", or not in its strip
+    named = _named(kind, answer, found)
+    if named is not None:
+        return _answer(kind, named, short=short)
+    if _tokens(_PROSE_FINDERS.get(kind, _FINDERS[kind]), answer):
         return None
-    alias = _alias(token, strip["text"]) if kind == "option" else ""
-    return TokenAnswer(token, alias, strip, _sentence(kind, token, alias, question, short=short))
+    choice = _choose(model, question, kind, found)
+    return _answer(kind, choice, short=short) if choice else None

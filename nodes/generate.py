@@ -21,7 +21,7 @@ from graphs.state import Candidate, Passage, State, Strip
 from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
 from nodes._degrade import retry_or_degrade
-from nodes._token_answer import answer_with_token
+from nodes._token_answer import check_answer
 from prompts.framing import as_data
 from prompts.generate import (
     ANSWER_SYSTEM,
@@ -123,32 +123,27 @@ def _candidate(
     )
 
 
-def _token_candidate(
-    state: State, context: Context, model: Any, kept: Sequence[Strip]
+def _token_checked(
+    state: State, context: Context, model: Any, kept: Sequence[Strip], read: Candidate
 ) -> Candidate | None:
-    """Return the answer built around a token the strips hold, when the question asks one."""
+    """Return the reader's answer rebuilt around a token the strips hold, when it asks one."""
     if not (context.token_answers and kept and not state.get("retries", 0)):
         return None
+    question, short = state["standalone_question"], context.answer_style == "short"
     try:
-        chosen = answer_with_token(
-            model, state["standalone_question"], kept, short=context.answer_style == "short"
-        )
-    except Exception:  # noqa: BLE001 - no valid choice: the ordinary reader answers
-        logger.info("no token chosen; the reader answers", exc_info=True)
+        checked = check_answer(model, question, read["text"], kept, short=short)
+    except Exception:  # noqa: BLE001 - no valid choice: the reader's answer stands
+        logger.info("no token chosen; the reader's answer stands", exc_info=True)
         return None
-    if chosen is None:
+    if checked is None or checked.text == read["text"]:
         return None
-    return Candidate(
-        text=chosen.text,
-        strip_hashes=[chosen.strip["hash"]],
-        logprob=None,
-        is_rel=0.0,
-        is_sup=0.0,
-        support="none",
-        is_use=0.0,
-        score=0.0,
-        message_id=None,
-    )
+    rebuilt: Candidate = {
+        **read,
+        "text": checked.text,
+        "strip_hashes": [checked.strip["hash"]],
+        "message_id": None,  # the reader's answer streamed; `finalize` marks this a revision
+    }
+    return rebuilt
 
 
 class CandidatesUpdate(TypedDict):
@@ -201,13 +196,13 @@ def generate(state: State, runtime: Runtime[Context], deps: Deps) -> CandidatesU
     """Write the candidates; the first streams live, the rest wait for `reflect`."""
     context = runtime.context
     kept = [s for s in state.get("strips") or [] if s["kept"]]
-    token = _token_candidate(state, context, deps.generator_for(context), kept)
-    if token is not None:
-        return CandidatesUpdate(candidates=[token])
     count = context.candidates if context.reflect else 1
     groups = evidence_groups(kept, count=count, per_passage=not state.get("reasoning"))
     written = [
         _write(state, evidence, runtime, deps, first=index == 0)
         for index, evidence in enumerate(groups)
     ]
-    return CandidatesUpdate(candidates=[c for c in written if c is not None])
+    candidates = [c for c in written if c is not None]
+    model = deps.generator_for(context)
+    token = _token_checked(state, context, model, kept, candidates[0]) if candidates else None
+    return CandidatesUpdate(candidates=[token, *candidates] if token else candidates)

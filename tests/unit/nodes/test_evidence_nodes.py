@@ -424,3 +424,25 @@ def test_the_answer_is_revised_only_when_its_words_differ_from_the_draft(draft, 
     out = recorded(finalize)(state, make_runtime(), make_deps())
     assert out["events"][0]["revised"] is revised
     assert (out["messages"][0].id == "draft-1") is not revised  # kept: the client keeps the draft
+
+
+def test_token_answers_rebuild_the_reader_answer_around_a_listed_option():
+    strips = [
+        {**kept("a", "p", 0.5), "text": "      --pid=PID   with -f, terminate after PID dies"}
+    ]
+    state = {"standalone_question": "How do I stop tail when a process exits?", "strips": strips}
+    generator = rule_model(default="--pid=PID")
+    off = generate(
+        state, make_runtime(Context(answer_style="short")), make_deps(generator=generator)
+    )
+    assert [c["text"] for c in off["candidates"]] == ["--pid=PID"]
+    context = Context(answer_style="short", token_answers=True)
+    on = generate(state, make_runtime(context), make_deps(generator=generator))
+    rebuilt, read = on["candidates"]
+    assert (rebuilt["text"], rebuilt["strip_hashes"], rebuilt["message_id"]) == (
+        "--pid",
+        ["a"],
+        None,
+    )
+    assert read["text"] == "--pid=PID"  # the streamed draft, so `finalize` marks the revision
+    assert len(generator.calls) == 2  # one reader call per run, no choice asked
