@@ -17,7 +17,7 @@ from graphs.context import Context
 from models.chat import load_chat_model
 from models.embeddings import MiniLMEmbeddings
 from models.followup import FollowUpRewriter, RulesRewriter, TemplateRewriter
-from models.followup_llm import LlmRewriter
+from models.followup_choice import ChoiceRewriter
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
 from models.registry import JudgeUnavailableError, build_judge
 from stores.home import acrag_home
@@ -127,7 +127,7 @@ class Deps:
             return RulesRewriter()
         if context.follow_ups == "template":
             return TemplateRewriter()
-        return LlmRewriter(
+        return ChoiceRewriter(
             lambda: self.follow_up_model_for(context), attempts=context.judge_attempts
         )
 

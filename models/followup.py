@@ -2,8 +2,8 @@
 
 A `FollowUpRewriter` reads the new turn and the earlier exchanges of the thread and returns a
 `Rewrite`: the standalone question, how it was made, and what the turn's reference was read
-as ("she = Marta Kello"). `Context.follow_ups` chooses the kind: `llm` (the reader, asked for
-a schema-constrained rewrite that is checked against the conversation, `models.followup_llm`),
+as ("she = Marta Kello"). `Context.follow_ups` chooses the kind: `llm` (the reader picks the
+referent among the conversation's names, the code puts it in: `models.followup_choice`),
 `rules` (`models.followup_rules`, no model), or `template` (the turn with the previous question
 as its context). All three keep a turn that already stands alone as typed: a new topic is not
 read into the previous one.

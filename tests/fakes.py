@@ -73,7 +73,7 @@ def structured_model(
 
 
 def follow_up_reply(question: str, refers_to: str = "") -> str:
-    """Return the rewriter's JSON reply `{standalone_question, refers_to}`."""
+    """Return a follow-up model's JSON reply (the choice reads `refers_to`)."""
     return json.dumps({"standalone_question": question, "refers_to": refers_to})
 
 

@@ -13,7 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graphs import Context, build_graph
 from graphs.deps import Deps
 from models.followup import Exchange
-from models.followup_llm import LlmRewriter
+from models.followup_choice import ChoiceRewriter
 from nodes.ircot_step import supported
 
 DOCS = Path(__file__).resolve().parents[3] / "bench" / "datasets" / "threads" / "docs"
@@ -38,7 +38,7 @@ def context(home: Path, **settings) -> Context:
 
 def test_the_reader_rewrites_a_pronoun_to_the_person_named_in_the_answer():
     ctx = Context()
-    rewriter = LlmRewriter(lambda: Deps().follow_up_model_for(ctx))
+    rewriter = ChoiceRewriter(lambda: Deps().follow_up_model_for(ctx))
     first = "Who designed the Halvard Bridge?"
     history = [Exchange(first, first, "Marta Kello designed the Halvard Bridge.")]
     made = rewriter.rewrite("where was she born?", history)

@@ -379,7 +379,7 @@ def test_follow_up_is_condensed_with_a_checkpointer():
     second = graph.invoke(
         {"question": "What is its capital?"}, context=Context(route="B"), config=config
     )
-    assert second["standalone_question"] == "What is the capital of France?"
+    assert second["standalone_question"] == "What is France's capital?"  # the name put in
     assert [m.type for m in second["messages"]] == ["human", "ai", "human", "ai"]
     assert second["retrievals"] == 1  # per-turn counters start again
     assert types(second["events"])[0] == "question"
@@ -423,7 +423,7 @@ def test_follow_up_sent_only_as_messages_answers_the_new_question():
     graph.invoke({"messages": [HumanMessage("Tell me about France.")]}, config=config)
     second = graph.invoke({"messages": [HumanMessage("What is its capital?")]}, config=config)
     assert second["question"] == "What is its capital?"
-    assert second["standalone_question"] == "What is the capital of France?"
+    assert second["standalone_question"] == "What is France's capital?"
 
 
 def test_route_c_keeps_each_event_once_after_the_ircot_subgraph():

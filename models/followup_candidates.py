@@ -1,0 +1,203 @@
+"""What a follow-up may point back to, what in it points back, and the name put in its place.
+
+`candidates` lists the names and noun phrases of the earlier turns, newest first (the last
+answer's, then the question's, then older turns'), so a model can be asked to *pick* the
+referent instead of writing it. `pointer` finds what in the new turn points back: a pronoun
+("she", "its"), a pointing phrase ("that town", "the bridge we talked about", "the club" when
+a candidate is a club) or a place "there". `substitute` puts the chosen referent in its
+place. No model here: plain functions over the conversation's own text.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from models.followup_rules import pronoun_kind, pronouns
+from models.names import NOT_NAMES, TRAILING, name_runs, without_conjunction
+from models.text import AUXILIARIES, FUNCTION_WORDS
+
+__all__ = ["Pointer", "candidates", "head_noun", "pointer", "substitute"]
+
+_MAX_CANDIDATES = 8
+_TURNS = 3
+_SHORT_ANSWER_WORDS = 4
+_POSSESSIVE = frozenset({"his", "hers", "its", "their", "theirs"})
+_ABOUT_TALK = (
+    r"(?:\s+(?:that\s+|which\s+)?(?:we|you|i)\s+(?:just\s+|first\s+|were\s+)?"
+    r"(?:talked about|talking about|mentioned|spoke about|discussed|said))?"
+)
+_THERE = re.compile(
+    r"(?<!is )(?<!are )(?<!was )(?<!were )\bthere\b(?!\s+(?:is|are|was|were|be|been)\b)",
+    re.IGNORECASE,
+)
+"""A place "there", not the "there" of "is there a ferry?" or "there was a flood"."""
+_BACK_TO = re.compile(
+    r"^(?:sorry|well|ok|okay|hmm|oh)?[,\s]*(?:(?:going|coming|getting)\s+)?back\s+to\s+[^:,?]+[:,]\s*",
+    re.IGNORECASE,
+)
+_INTERJECTION = re.compile(r"^(?:sorry|well|hmm|oh|ok|okay)\b[,\s]*", re.IGNORECASE)
+_PREPOSITION = re.compile(r"^(?:at|in|on|from|by|to|near)\s+", re.IGNORECASE)
+"""A short answer's leading preposition ("At the Corvane Institute") is not part of the name."""
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_PHRASE_JOINERS = frozenset({"of", "in", "on", "at"})
+_QUOTES = "\"“”'‘’ "
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+_SUBJECT_THAT = re.compile(r"\b(?:do|does|did|can|could|will|would)\s+(that|this)\b", re.IGNORECASE)
+""""When did that burn down?": after such a verb "that" is the subject itself, not "that <noun>"."""
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """What in a turn points back into the conversation."""
+
+    word: str
+    """As typed: "she", "its", "that town", "there"."""
+    kind: str
+    """"he", "she", "it", "they" for a pronoun, "that" for a phrase, "there" for a place."""
+
+
+def candidates(history: Sequence[tuple[str, str]], *, limit: int = _MAX_CANDIDATES) -> list[str]:
+    """Return the names and noun phrases of earlier (question, answer) pairs, newest first.
+
+    A short answer is a candidate whole ("Marta Kello", "wooden toll bridge"); a sentence
+    answer and the questions give their capitalised names ("the Halvard Bridge") and their
+    definite noun phrases ("the boathouse of the Tallis Rowing Club", "the Finch-8 radio").
+    Bare numbers and measures ("1938", "87 metres") name nothing a turn points at.
+    """
+    found: list[str] = []
+    for question, answer in reversed(history[-_TURNS:]):
+        found += _answer_phrases(answer) + _phrases(question)
+    seen: set[str] = set()
+    out = []
+    for phrase in (f.strip(_QUOTES) for f in found):
+        key = phrase.lower()
+        if key not in seen and not phrase[:1].isdigit():
+            seen.add(key)
+            out.append(phrase)
+    return out[:limit]
+
+
+def _answer_phrases(answer: str) -> list[str]:
+    text = _PREPOSITION.sub("", answer.strip().rstrip(TRAILING).strip())
+    words = text.split()
+    names = name_runs(text)
+    whole = not names or names == [text]  # "wooden toll bridge", "Marta Kello": not a clause
+    if words and len(words) <= _SHORT_ANSWER_WORDS and whole:
+        return [text]
+    return _phrases(answer)
+
+
+def _phrases(text: str) -> list[str]:
+    """Return a text's quoted titles, names and "the" phrases.
+
+    A "the" name comes also with the lowercase word after it ("the Finch-8 radio").
+    """
+    out: list[str] = _QUOTED.findall(text)
+    for run in name_runs(text):
+        out.append(run)
+        after = re.search(rf"{re.escape(run)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
+        if run.startswith("the ") and after and after.group(1) not in FUNCTION_WORDS:
+            out.append(f"{run} {after.group(1)}")
+    out += _definite(text)
+    return out
+
+
+def _definite(text: str) -> list[str]:
+    """Return "the <lowercase words>" phrases, with an "of/in <Name>" that follows them."""
+    words = _WORD.findall(text)
+    out = []
+    for i, word in enumerate(words):
+        if word.lower() != "the" or i + 1 >= len(words) or not words[i + 1].islower():
+            continue
+        end = i + 1
+        while end < len(words) and words[end].islower() and words[end] not in NOT_NAMES:
+            end += 1
+        if end == i + 1 or end - i > 3:
+            continue
+        phrase = " ".join(words[i:end])
+        following = " ".join(words[end:])
+        names = name_runs(following) if end < len(words) else []
+        joined = words[end].lower() in _PHRASE_JOINERS if end < len(words) else False
+        if joined and names and following.split(None, 1)[-1].startswith(names[0]):
+            out.append(f"{phrase} {words[end]} {names[0]}")
+        out.append(phrase)
+    return out
+
+
+def head_noun(phrase: str) -> str:
+    """Return a phrase's last word, lower-cased ("the Halvard Bridge" -> "bridge")."""
+    words = _WORD.findall(phrase)
+    return words[-1].lower() if words else ""
+
+
+def pointer(turn: str, options: Sequence[str] = ()) -> Pointer | None:
+    """Return what in a turn points back: a pronoun, a pointing phrase, or a place "there".
+
+    A pointing phrase is "that/this <noun>", "the <noun> we talked about", or "the <noun>"
+    whose noun ends one of `options` ("the club" when "the Tallis Rowing Club" was said).
+    """
+    text = _BACK_TO.sub("", turn.strip())
+    if found := pronouns(text):
+        return Pointer(found[0].group(0), pronoun_kind(found[0].group(0)))
+    if phrase := _pointing_phrase(text, options):
+        return Pointer(phrase.group(0), "that")
+    if there := _THERE.search(text):
+        return Pointer(there.group(0), "there")
+    return None
+
+
+def _pointing_phrase(text: str, options: Sequence[str]) -> re.Match[str] | None:
+    if subject := _SUBJECT_THAT.search(text):
+        return re.compile(r"\b" + subject.group(1) + r"\b").search(text, subject.start(1))
+    said = rf"\b(?:that|this)\s+[a-z][\w-]*(?![\w-]){_ABOUT_TALK}"
+    talked = rf"\bthe\s+(?:[a-z]+\s+)?[a-z][\w-]*(?![\w-]){_ABOUT_TALK[:-1]}"
+    for pattern in (talked, said):
+        if (m := re.search(pattern, text, re.IGNORECASE)) and m.group(0).split()[-1] not in (
+            AUXILIARIES
+        ):
+            return m
+    heads = {head_noun(o) for o in options if " " in o} - FUNCTION_WORDS
+    for m in re.finditer(r"\bthe\s+([a-z][\w-]*)(?=\s*[?!.,;:]|\s*$|\s+([a-z]+)\b)", text):
+        if m.group(1) in heads and (m.group(2) is None or m.group(2) in FUNCTION_WORDS):
+            return m
+    return None
+
+
+def substitute(turn: str, referent: str, options: Sequence[str] = ()) -> str:
+    """Return the turn with what points back replaced by `referent`, or "" if nothing does.
+
+    Every pronoun of the pointer's kind is replaced ("its" takes "'s"), a pointing phrase or
+    "there" ("in <referent>") once. A leading "And", "Sorry," or "Back to the club:" is
+    dropped: the rewrite stands alone.
+    """
+    text = _BACK_TO.sub("", turn.strip())
+    found = pointer(text, options)
+    if found is None or not referent:
+        return ""
+    if found.kind == "that":
+        m = _pointing_phrase(text, options)
+        assert m is not None  # noqa: S101 - `pointer` just found it
+        text = text[: m.start()] + referent + text[m.end() :]
+    elif found.kind == "there":
+        m = _THERE.search(text)
+        assert m is not None  # noqa: S101 - `pointer` just found it
+        text = text[: m.start()] + f"in {referent}" + text[m.end() :]
+    else:
+        text = _replace_pronouns(text, found.kind, referent)
+    text = _INTERJECTION.sub("", without_conjunction(text)).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith("?") else text.rstrip(".") + "?"
+
+
+def _replace_pronouns(text: str, kind: str, referent: str) -> str:
+    parts, end = [], 0
+    for m in pronouns(text):
+        if pronoun_kind(m.group(0)) != kind:
+            continue
+        word = m.group(0).lower()
+        following = re.match(r"\s+([A-Za-z][\w'-]*)", text[m.end() :])
+        noun_next = following is not None and following.group(1).lower() not in NOT_NAMES
+        possessive = word in _POSSESSIVE or (word == "her" and noun_next)
+        parts += [text[end : m.start()], f"{referent}'s" if possessive else referent]
+        end = m.end()
+    return "".join([*parts, text[end:]])

@@ -1,0 +1,248 @@
+"""The `llm` follow-up rewriter: the model picks the referent from a list, the code puts it in.
+
+The names and noun phrases of the earlier turns (`models.followup_candidates.candidates`) are
+shown numbered, and the model answers with one of them or "none" (a schema-constrained
+enum: it cannot name something the conversation never said, nor a whole sentence). What in
+the turn points back ("she", "that town", "there") is then replaced in code. A turn with
+nothing to replace ("and how deep?", "for how long?") is written out by the model with the
+chosen referent and checked to name it and keep the turn's words. "And Port Alder?" asks the
+previous standalone question about Port Alder. A turn that names its own topic is kept as
+typed; when no model can be asked, or its reply is unusable, the rules answer
+(`RulesRewriter`) and the rewrite says why.
+"""
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+from models.followup import (
+    Exchange,
+    Rewrite,
+    RulesRewriter,
+    is_fragment,
+    points_back,
+    stands_alone,
+    without_context,
+)
+from models.followup_candidates import Pointer, candidates, pointer, substitute
+from models.followup_rules import pronouns
+from models.names import name_runs
+from models.text import content_tokens, strip_markup
+from prompts.follow_up_choice import (
+    CHOOSE_EXAMPLES,
+    CHOOSE_SYSTEM,
+    CHOOSE_TURN,
+    NONE,
+    WRITE_EXAMPLES,
+    WRITE_SYSTEM,
+    WRITE_TURN,
+)
+from prompts.framing import as_data
+
+__all__ = ["ChoiceRewriter", "asked_about"]
+
+_HISTORY_TURNS = 3
+_MAX_CHARS = 300
+_ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
+
+
+def _choose_prefix() -> tuple[BaseMessage, ...]:
+    messages: list[BaseMessage] = [SystemMessage(CHOOSE_SYSTEM)]
+    for history, question, asked, options, choice in CHOOSE_EXAMPLES:
+        listed = "\n".join(f"{i}. {o}" for i, o in enumerate([*options, NONE], 1))
+        turn = CHOOSE_TURN.format(history=history, question=question, asked=asked, options=listed)
+        messages += [HumanMessage(turn), AIMessage(f'{{"refers_to": "{choice}"}}')]
+    return tuple(messages)
+
+
+def _write_prefix() -> tuple[BaseMessage, ...]:
+    messages: list[BaseMessage] = [SystemMessage(WRITE_SYSTEM)]
+    for history, question, referent, written in WRITE_EXAMPLES:
+        turn = WRITE_TURN.format(history=history, question=question, referent=referent)
+        messages += [HumanMessage(turn), AIMessage(f'{{"standalone_question": "{written}"}}')]
+    return tuple(messages)
+
+
+_CHOOSE = _choose_prefix()
+_WRITE = _write_prefix()
+"""The instruction and worked turns: the same prefix on every call (the KV cache keeps it)."""
+
+
+def asked_about(word: str) -> str:
+    """Return the line that says what to resolve: a pointing word, or the whole turn."""
+    if not word:
+        return "What is the last question about?"
+    return f'What does "{word}" in the last question mean?'
+
+
+class ChoiceRewriter:
+    """Ask the model to pick the referent among the conversation's names; substitute in code."""
+
+    def __init__(self, model: Callable[[], BaseChatModel], *, attempts: int = 2) -> None:
+        """Keep how to get the model (it may be missing) and how often to ask it."""
+        self.model = model
+        self.attempts = attempts
+
+    def rewrite(self, turn: str, history: Sequence[Exchange]) -> Rewrite:
+        """Return the standalone question for `turn`."""
+        if stands_alone(turn):
+            return Rewrite(turn, "kept")
+        try:
+            model = self.model()
+        except Exception as error:  # noqa: BLE001 - a missing model degrades to the rules
+            found = RulesRewriter().rewrite(turn, history)
+            return Rewrite(found.question, found.made, found.referent, str(error), str(error))
+        try:
+            return self._resolve(model, turn, history)
+        except ValueError as error:
+            return _rules(turn, history, str(error))
+
+    def _resolve(self, model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> Rewrite:
+        if swapped := self._ellipsis(model, turn, history):
+            return swapped
+        options = candidates([(_asked(e), e.answer) for e in history])
+        if not options:
+            raise ValueError("the conversation names nothing to point back to")
+        found = pointer(turn, options)
+        word = found.word if found else ""
+        # "none" (a new topic) is offered only to a turn that does not point back: no pronoun
+        # or pointing word, no leading "And", not a fragment, more than one content word
+        choice = self._choose(model, turn, history, options, word, open_topic=not points_back(turn))
+        if choice == NONE:
+            return Rewrite(turn, "kept")  # a new topic, left as typed
+        said = f"{word.lower()} = {choice}" if found else choice
+        question = substitute(turn, choice, options)
+        if question and (more := pointer(question, options)) and more.kind not in ("that", "there"):
+            # a second kind of pronoun ("What did he leave to it?"): one more choice, capped
+            other = self._choose(model, question, history, options, more.word, open_topic=False)
+            question = substitute(question, other, options) or question
+            said = f"{said}, {more.word.lower()} = {other}"
+        if question and not is_fragment(question):
+            return Rewrite(question, "model", said)
+        written = self._write(model, turn, history, choice)
+        if why := _unusable(written, turn, choice, found):
+            raise ValueError(why)
+        return Rewrite(written, "model", said)
+
+    def _ellipsis(
+        self, model: BaseChatModel, turn: str, history: Sequence[Exchange]
+    ) -> Rewrite | None:
+        """Ask the previous standalone question about the X of "And X?" (a name) instead."""
+        asked = _ELLIPSIS.match(turn.strip())
+        new = asked.group(1).strip() if asked else ""
+        previous = _asked(history[-1])
+        if not new[:1].isupper() or name_runs(new) != [new] or new in previous:
+            return None
+        names = [n.removeprefix("the ") for n in name_runs(previous)]
+        if len(names) > 1:
+            replaced = self._choose(model, turn, history, names, new, swap=True, open_topic=False)
+            names = [replaced] if replaced in names else []
+        if not names:
+            return None
+        question = previous.replace(names[0], new, 1)
+        return Rewrite(question[:1].upper() + question[1:], "model", f"{new} for {names[0]}")
+
+    def _choose(
+        self,
+        model: BaseChatModel,
+        turn: str,
+        history: Sequence[Exchange],
+        options: Sequence[str],
+        word: str,
+        *,
+        swap: bool = False,
+        open_topic: bool = True,
+    ) -> str:
+        """Return the option the model picks (`NONE` only if `open_topic`).
+
+        Raises:
+            ValueError: The model picked nothing listed (after `attempts` tries).
+        """
+        allowed = [*options, NONE] if open_topic else list(options)
+        listed = "\n".join(f"{i}. {o}" for i, o in enumerate(allowed, 1))
+        line = f'Which earlier name does "{word}" replace?' if swap else asked_about(word)
+        prompt = CHOOSE_TURN.format(
+            history=_lines(history), question=as_data(turn), asked=line, options=listed
+        )
+        schema = {
+            "title": "referent",
+            "type": "object",
+            "properties": {"refers_to": {"type": "string", "enum": allowed}},
+            "required": ["refers_to"],
+            "additionalProperties": False,
+        }
+        reply = self._invoke(model, schema, [*_CHOOSE, HumanMessage(prompt)])
+        choice = reply.get("refers_to")
+        if choice not in allowed:
+            raise ValueError(f"the model picked no listed referent: {reply!r}"[:300])
+        return str(choice)
+
+    def _write(
+        self, model: BaseChatModel, turn: str, history: Sequence[Exchange], referent: str
+    ) -> str:
+        prompt = WRITE_TURN.format(
+            history=_lines(history), question=as_data(turn), referent=referent
+        )
+        schema = {
+            "title": "follow_up",
+            "type": "object",
+            "properties": {"standalone_question": {"type": "string", "maxLength": _MAX_CHARS}},
+            "required": ["standalone_question"],
+            "additionalProperties": False,
+        }
+        reply = self._invoke(model, schema, [*_WRITE, HumanMessage(prompt)])
+        return strip_markup(str(reply.get("standalone_question", ""))).strip()
+
+    def _invoke(
+        self, model: BaseChatModel, schema: dict[str, Any], messages: list[BaseMessage]
+    ) -> dict[str, Any]:
+        """Ask with a schema, again on junk output (`attempts` in all)."""
+        runnable = model.with_structured_output(schema, max_tokens=96).with_config(
+            tags=["nostream"], run_name="condense"
+        )
+        seen = "no attempt made"
+        for _ in range(max(1, self.attempts)):
+            try:
+                reply = runnable.invoke(messages)
+            except Exception as error:  # noqa: BLE001 - junk output: ask again, then the rules
+                seen = f"{type(error).__name__}: {error}"[:300]
+                continue
+            if isinstance(reply, dict):
+                return reply
+            seen = f"the model returned {type(reply).__name__}, not an object"
+        raise ValueError(seen)
+
+
+def _asked(exchange: Exchange) -> str:
+    """Return how an earlier turn was understood (the typed turn if a template was used)."""
+    bare = without_context(exchange.standalone)
+    return exchange.question if bare != exchange.standalone else exchange.standalone
+
+
+def _lines(history: Sequence[Exchange]) -> str:
+    lines = []
+    for e in history[-_HISTORY_TURNS:]:
+        lines += [f"user: {as_data(_asked(e))}", f"assistant: {as_data(e.answer or '-')}"]
+    return "\n".join(lines)
+
+
+def _unusable(written: str, turn: str, referent: str, found: Pointer | None) -> str:
+    """Return why a written-out question cannot be used, or ""."""
+    own = content_tokens(turn)
+    if not written.endswith("?") or is_fragment(written) or len(written) > _MAX_CHARS:
+        return f"the written question {written!r} is not a full question"
+    if not content_tokens(referent) <= content_tokens(written):
+        return f"the written question does not name {referent!r}"
+    if own and len(own & content_tokens(written)) < (len(own) + 1) // 2:
+        return "the written question lost the turn's own words"
+    if found and pronouns(written):
+        return f"the written question left {found.word!r} unresolved"
+    return ""
+
+
+def _rules(turn: str, history: Sequence[Exchange], why: str) -> Rewrite:
+    found = RulesRewriter().rewrite(turn, history)
+    return Rewrite(found.question, found.made, found.referent, why)

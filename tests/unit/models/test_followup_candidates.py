@@ -1,0 +1,120 @@
+import pytest
+
+from models.followup_candidates import candidates, pointer, substitute
+
+# Turns and answers from the threads set's dev half (bench/datasets/threads), as typed.
+
+
+@pytest.mark.parametrize(
+    ("history", "expected"),
+    [
+        # a short answer whole, then the question's name
+        (
+            [("Who designed the Halvard Bridge?", "Marta Kello")],
+            ["Marta Kello", "the Halvard Bridge"],
+        ),
+        # a sentence answer gives its names, not itself
+        (
+            [("Who designed the Halvard Bridge?", "Marta Kello designed the Halvard Bridge.")],
+            ["Marta Kello", "the Halvard Bridge"],
+        ),
+        # a "the" name with the noun after it, and a definite phrase with its "of <Name>"
+        (
+            [("What batteries does the Finch-8 radio take?", "AA")],
+            ["AA", "the Finch-8", "the Finch-8 radio"],
+        ),
+        (
+            [("Where is the boathouse of the Tallis Rowing Club?", "Brackwater")],
+            [
+                "Brackwater",
+                "the Tallis Rowing Club",
+                "the boathouse of the Tallis Rowing Club",
+                "the boathouse",
+            ],
+        ),
+        # numbers name nothing; newest turn first; a quoted title; a leading preposition dropped
+        (
+            [
+                ('Who painted "Morning over Sorrel"?', "Tomas Reyner"),
+                ("Where did Tomas Reyner teach?", "At the Corvane Institute."),
+            ],
+            ["the Corvane Institute", "Tomas Reyner", "Morning over Sorrel", "Morning", "Sorrel"],
+        ),
+        ([("How deep is Lake Sorrel?", "87 metres")], ["Lake Sorrel"]),
+    ],
+)
+def test_candidates_are_the_names_and_noun_phrases_said_newest_first(history, expected):
+    assert candidates(history) == expected
+
+
+def test_candidates_are_capped():
+    history = [(f"Who built the Orla Tower {i}?", f"Jonas Brell {i}") for i in range(9)]
+    assert len(candidates(history, limit=4)) == 4
+
+
+@pytest.mark.parametrize(
+    ("turn", "word", "kind"),
+    [
+        ("Where was she born?", "she", "she"),
+        ("What's its best-selling book?", "its", "it"),
+        ("What is that town known for?", "that town", "that"),
+        ("When did that burn down?", "that", "that"),  # "that" itself is the subject
+        ("where is the press you just mentioned?", "the press you just mentioned", "that"),
+        ("When can visitors go to the observatory?", "the observatory", "that"),
+        ("how many people live there", "there", "there"),
+        ("Back to the club: what are its colours?", "its", "it"),
+        ("Is there a ferry to Vellin Island?", None, None),  # not a place "there"
+        ("Who discovered the sorrel water-lily?", None, None),  # "sorrel" is not a head here
+        ("And how long?", None, None),
+    ],
+)
+def test_pointer_finds_what_points_back(turn, word, kind):
+    found = pointer(turn, ["Lake Sorrel", "the Greystone Observatory", "Sorrel"])
+    assert (found.word, found.kind) == (word, kind) if word else found is None
+
+
+@pytest.mark.parametrize(
+    ("turn", "referent", "expected"),
+    [
+        ("Where was she born?", "Marta Kello", "Where was Marta Kello born?"),
+        ("What's its best-selling book?", "the Quillfield Press", None),
+        (
+            "Back to the club: what are its colours?",
+            "the Tallis Rowing Club",
+            "What are the Tallis Rowing Club's colours?",
+        ),
+        ("What is that town known for?", "Dunmere", "What is Dunmere known for?"),
+        ("how many people live there", "Dunmere", "How many people live in Dunmere?"),
+        (
+            "When did that burn down?",
+            "the wooden toll bridge",
+            "When did the wooden toll bridge burn down?",
+        ),
+        (
+            "Sorry, which river does the bridge we talked about cross?",
+            "the Halvard Bridge",
+            "Which river does the Halvard Bridge cross?",
+        ),
+        (
+            "and who built the hall?",
+            "the Brackwater Town Hall",
+            "Who built the Brackwater Town Hall?",
+        ),
+        (
+            "Back to the town you first mentioned: what was it founded as?",
+            "Brackwater",
+            "What was Brackwater founded as?",
+        ),
+        # one kind at a time: "it" is left for a second choice
+        ("What did he leave to it?", "Aurel Corvane", "What did Aurel Corvane leave to it?"),
+        # nothing to replace
+        ("And how long?", "Lake Sorrel", ""),
+        ("Is there a ferry?", "Vellin Island", ""),
+    ],
+)
+def test_substitute_puts_the_referent_where_the_turn_points_back(turn, referent, expected):
+    found = substitute(turn, referent, [referent])
+    if expected is None:  # a possessive takes "'s"
+        assert found == f"What's {referent}'s best-selling book?"
+    else:
+        assert found == expected
