@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness.records import Record, read_records
+from bench.harness.turn_records import read_records as turn_records
+from bench.harness.turn_records import rewrite_scores
 
 __all__ = ["Difference", "main", "paired_difference", "paired_values"]
 
@@ -99,8 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.followups:
-        from bench.suites.multiturn_records import read_records as turn_records
-
         turns = [r for path in {args.a, args.b} for r in turn_records(path)]
         played = {(r.conversation, r.index): r for r in turns if r.index > 0 and r.error is None}
         solo = {k: r.solo_acc for k, r in played.items()}
@@ -108,8 +108,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(paired_values(solo, thread, metric="acc standalone - follow-up"))  # noqa: T201
         return 0
     if args.rewrites:
-        from bench.suites.multiturn_rewrites import rewrite_scores
-
         left, right = rewrite_scores(args.a), rewrite_scores(args.b)
         print(paired_values(left, right, metric="rewrite right"))  # noqa: T201
         return 0

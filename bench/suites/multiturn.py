@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from bench.datasets.conversations import Conversation, turn_rewrite_ok
 from bench.harness.metrics import score_prediction
 from bench.harness.paths import portable_command
-from bench.suites.multiturn_records import (
+from bench.harness.turn_records import (
     TurnRecord,
     append_records,
     latest_plays,

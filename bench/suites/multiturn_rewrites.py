@@ -11,10 +11,11 @@ import json
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from bench.datasets.conversations import Conversation, rewrite_correct, turn_rewrite_ok
+from bench.harness.turn_records import REWRITES_FILE, RewriteRecord, rewrite_scores
 from models.followup import Exchange, FollowUpRewriter
 
 __all__ = [
@@ -27,31 +28,6 @@ __all__ = [
     "run_rewrites",
     "score_rewrites",
 ]
-
-REWRITES_FILE = "rewrites.jsonl"
-
-
-@dataclass(frozen=True)
-class RewriteRecord:
-    """One follow-up's rewrite and its verdict."""
-
-    conversation: str
-    split: str
-    kind: str
-    turn: str
-    expected: str
-    rewrite: str
-    made: str
-    referent: str
-    ok: bool
-    """`turn_rewrite_ok`: what the turn lacks brought back, nothing else borrowed."""
-    lenient: bool = False
-    """The first set's check (`rewrite_correct`): what the turn lacks brought back."""
-    signature: str = ""
-    problem: str = ""
-    """Why the model's rewrite was not used ("" when it was, or none was asked for)."""
-    seconds: float = 0.0
-    """Wall-clock seconds the rewriter took for this follow-up."""
 
 
 def earlier_texts(conversation: Conversation, index: int) -> list[str]:
@@ -146,19 +122,6 @@ def report_rewrites(
         rows = [r for r in records if r.conversation in ids]
         tables.append(f"### {corpus}\n\n{rewrite_table(rows)}")
     return "\n\n".join(tables)
-
-
-def rewrite_scores(path: Path) -> dict[tuple[str, str], float]:
-    """Return 1.0 or 0.0 per follow-up (conversation, turn) of a rewrites.jsonl, for pairing.
-
-    A rerun under another signature in the same file replaces the earlier record.
-    """
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return {(r.conversation, r.turn): float(r.ok) for r in map(_record, lines)}
-
-
-def _record(line: str) -> RewriteRecord:
-    return RewriteRecord(**json.loads(line))
 
 
 def rewrite_table(records: Sequence[RewriteRecord]) -> str:

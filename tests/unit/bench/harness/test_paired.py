@@ -34,7 +34,7 @@ def test_only_shared_questions_and_the_chosen_strategies_count():
 
 def test_followups_pairs_each_follow_up_with_the_same_question_asked_alone(tmp_path, capsys):
     from bench.harness.paired import main
-    from bench.suites.multiturn_records import TurnRecord, append_records
+    from bench.harness.turn_records import TurnRecord, append_records
 
     turns = [
         TurnRecord("c1", "threads", 0, "Who built it?", "Who built it?", ["x"], acc=1.0),

@@ -12,8 +12,8 @@ from bench.datasets.conversations import (
     load_conversations,
     rewrite_correct,
 )
+from bench.harness.turn_records import read_records, report_table
 from bench.suites.multiturn import run_multiturn
-from bench.suites.multiturn_records import read_records, report_table
 
 FACTS = {"judith keppel born": "18 August 1942", "eggheads": "Eggheads"}
 

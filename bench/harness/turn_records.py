@@ -1,4 +1,4 @@
-"""The multi-turn set's records (one JSON line per turn) and their table.
+"""The multi-turn set's records (one JSON line per turn) and their table; rewrite records.
 
 The table reports, per corpus and overall: rewrites judged correct, first-turn Acc, Acc on
 follow-up turns, and Acc on the same follow-ups' expected standalone questions asked alone.
@@ -10,7 +10,41 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["TurnRecord", "append_records", "latest_plays", "read_records", "report_table"]
+__all__ = [
+    "REWRITES_FILE",
+    "RewriteRecord",
+    "TurnRecord",
+    "append_records",
+    "latest_plays",
+    "read_records",
+    "report_table",
+    "rewrite_scores",
+]
+
+REWRITES_FILE = "rewrites.jsonl"
+
+
+@dataclass(frozen=True)
+class RewriteRecord:
+    """One follow-up's rewrite and its verdict."""
+
+    conversation: str
+    split: str
+    kind: str
+    turn: str
+    expected: str
+    rewrite: str
+    made: str
+    referent: str
+    ok: bool
+    """`turn_rewrite_ok`: what the turn lacks brought back, nothing else borrowed."""
+    lenient: bool = False
+    """The first set's check (`rewrite_correct`): what the turn lacks brought back."""
+    signature: str = ""
+    problem: str = ""
+    """Why the model's rewrite was not used ("" when it was, or none was asked for)."""
+    seconds: float = 0.0
+    """Wall-clock seconds the rewriter took for this follow-up."""
 
 
 @dataclass
@@ -101,3 +135,16 @@ def report_table(records: "Sequence[TurnRecord]") -> str:
         lines.append(_row(corpus, [r for r in records if r.corpus == corpus]))
     lines.append(_row("all", records))
     return "\n".join(lines)
+
+
+def rewrite_scores(path: Path) -> dict[tuple[str, str], float]:
+    """Return 1.0 or 0.0 per follow-up (conversation, turn) of a rewrites.jsonl, for pairing.
+
+    A rerun under another signature in the same file replaces the earlier record.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {(r.conversation, r.turn): float(r.ok) for r in map(_record, lines)}
+
+
+def _record(line: str) -> RewriteRecord:
+    return RewriteRecord(**json.loads(line))
