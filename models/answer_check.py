@@ -17,7 +17,16 @@ from dataclasses import dataclass
 
 from models.text import claimed_words, content_tokens, stems
 
-__all__ = ["FEATURES", "AnswerCheck", "answer_features", "type_match"]
+__all__ = [
+    "FEATURES",
+    "READER_FEATURES",
+    "AnswerCheck",
+    "agreement",
+    "answer_features",
+    "reader_features",
+    "span_logprobs",
+    "type_match",
+]
 
 FEATURES = (
     "logprob",
@@ -31,6 +40,10 @@ FEATURES = (
     "answer_grade",
 )
 """The feature names, in the order `AnswerCheck` reads them."""
+READER_FEATURES = ("span_mean", "span_min", "agreement", "agreement_missing")
+"""What `reader_features` adds: the answer span's token log-probabilities and the candidates'
+agreement."""
+_ARTICLES = {"a", "an", "the"}
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"\d")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -89,6 +102,63 @@ def answer_features(
         "in_evidence": _share(claimed, " ".join(text for text, _ in ranked)),
         "in_best": _share(claimed, ranked[0][0]) if ranked else 0.0,
         "answer_grade": max(holding, default=-1.0),
+    }
+
+
+def span_logprobs(
+    tokens: Sequence[tuple[str, float]], *, short: bool = True
+) -> tuple[float, float] | None:
+    """Return the mean and the lowest log-probability of the answer span's tokens.
+
+    The span is what `clean_answer` keeps: the generated tokens before the first line break
+    (`short`) or blank line; tokens without text (the end-of-turn token) are left out. None
+    when the span has no token (the model reported no log-probabilities, or wrote nothing).
+    """
+    end = "\n" if short else "\n\n"
+    text, values = "", []
+    for token, logprob in tokens:
+        if end in (text + token).lstrip():  # leading breaks are stripped, as the answer's are
+            if token.split(end, 1)[0].strip():  # the token ends the answer's last word
+                values.append(float(logprob))
+            break
+        text += token
+        if token.strip():
+            values.append(float(logprob))
+    return (sum(values) / len(values), min(values)) if values else None
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _ARTICLES]
+
+
+def agreement(answer: str, other: str) -> float:
+    """Return the word-overlap F1 of two answers (articles, case and punctuation aside)."""
+    mine, theirs = _words(answer), _words(other)
+    common = sum(min(mine.count(w), theirs.count(w)) for w in set(mine))
+    if not common:
+        return 0.0
+    precision, recall = common / len(mine), common / len(theirs)
+    return 2 * precision * recall / (precision + recall)
+
+
+def reader_features(
+    answer: str, tokens: Sequence[tuple[str, float]], others: Sequence[str], *, short: bool = True
+) -> dict[str, float]:
+    """Return the features of the reader's own answer beyond `answer_features`.
+
+    - `span_mean` / `span_min`: the mean and lowest token log-probability of the answer span
+      (`span_logprobs`; 0 when none is reported);
+    - `agreement` / `agreement_missing`: the best word-overlap F1 with the other candidates'
+      answers (written from other evidence); 1 and a flag when there is no other candidate.
+    """
+    span = span_logprobs(tokens, short=short)
+    mean, low = span if span is not None else (0.0, 0.0)
+    scores = [agreement(answer, other) for other in others]
+    return {
+        "span_mean": mean,
+        "span_min": low,
+        "agreement": max(scores) if scores else 1.0,
+        "agreement_missing": float(not scores),
     }
 
 

@@ -116,12 +116,14 @@ def fit_and_report(
     table: Sequence[dict[str, float]] | None = None,
     names: Sequence[str] | None = None,
     fit_model: str | None = None,
+    sides: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Split by question, fit the logistic regression on fit rows, report on dev rows.
 
     `table` replaces the features of each row (`features` by default); `names` picks the
     columns. With `fit_model`, only that reader's fit rows are fit, and each other reader's
-    dev rows are reported apart (`other_readers`).
+    dev rows are reported apart (`other_readers`). `sides` ("fit", "dev" or "skip" per row)
+    replaces the split by question hash.
     """
     agree = _agreement(rows) if agreement else [None] * len(rows)
     if table is None:
@@ -130,7 +132,8 @@ def fit_and_report(
         table = [{**f, "agreement": a or 0.0} for f, a in zip(table, agree, strict=True)]
     names = [*(names or table[0]), *(["agreement"] if agreement and names else [])]
     labels = [int(float(row.get("acc") or 0) > 0) for row in rows]
-    sides = [split_of(row["question"], dev_share) for row in rows]
+    if sides is None:
+        sides = [split_of(row["question"], dev_share) for row in rows]
     own = [fit_model in (None, row.get("model")) for row in rows]
     fit = [i for i, side in enumerate(sides) if side == "fit" and own[i]]
     dev = [i for i, side in enumerate(sides) if side == "dev" and own[i]]
@@ -183,6 +186,23 @@ def fit_and_report(
     return report
 
 
+def _outcomes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Fit on the train questions of an outcomes file, report on its dev questions."""
+    from bench.suites.reader_outcomes import outcome_rows, read_outcomes
+
+    if not args.dev_ids:
+        parser.error("--outcomes needs --dev-ids")
+    dev_ids = set(args.dev_ids.read_text(encoding="utf-8").split())
+    rows, table, sides = outcome_rows(
+        read_outcomes(args.outcomes), dev_ids, all_actions=args.all_actions
+    )
+    if not rows:
+        parser.error(f"no answered question in {args.outcomes}")
+    result = fit_and_report(rows, table=table, names=args.features or list(table[0]), sides=sides)
+    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and report the reader-answer correctness signal."""
     parser = argparse.ArgumentParser(
@@ -199,7 +219,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--features", nargs="+", help="the feature columns (default: all)")
     parser.add_argument("--fit-model", help="fit on this reader's rows only; report others apart")
+    parser.add_argument(
+        "--outcomes", type=Path, help="outcomes of bench.suites.reader_outcomes (not records)"
+    )
+    parser.add_argument("--dev-ids", type=Path, help="with --outcomes: the dev question ids")
+    parser.add_argument(
+        "--all-actions", action="store_true", help="with --outcomes: keep CRAG Incorrect too"
+    )
     args = parser.parse_args(argv)
+    if args.outcomes:
+        return _outcomes(parser, args)
     paths = args.records or sorted((ROOT / "docs" / "bench").rglob("records.jsonl"))
     rows = load_rows(paths, args.model)
     if not rows:
