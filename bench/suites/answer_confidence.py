@@ -194,7 +194,10 @@ def _outcomes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--outcomes needs --dev-ids")
     dev_ids = set(args.dev_ids.read_text(encoding="utf-8").split())
     rows, table, sides = outcome_rows(
-        read_outcomes(args.outcomes), dev_ids, all_actions=args.all_actions
+        read_outcomes(args.outcomes),
+        dev_ids,
+        all_actions=args.all_actions,
+        fit_all_candidates=args.fit_all_candidates,
     )
     if not rows:
         parser.error(f"no answered question in {args.outcomes}")
@@ -225,6 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dev-ids", type=Path, help="with --outcomes: the dev question ids")
     parser.add_argument(
         "--all-actions", action="store_true", help="with --outcomes: keep CRAG Incorrect too"
+    )
+    parser.add_argument(
+        "--fit-all-candidates",
+        action="store_true",
+        help="with --outcomes: fit every candidate of the fit questions, not only the first",
     )
     args = parser.parse_args(argv)
     if args.outcomes:

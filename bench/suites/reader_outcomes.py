@@ -78,37 +78,59 @@ def read_outcomes(path: Path) -> list[dict[str, Any]]:
     return list({_key(line): line for line in lines}.values())
 
 
+def _row(
+    line: dict[str, Any], candidate: dict[str, Any], others: list[str]
+) -> tuple[dict[str, Any], dict[str, float]]:
+    from models.answer_check import answer_features, reader_features
+
+    tokens = [(str(t), float(v)) for t, v in candidate["tokens"]]
+    mean = sum(v for _, v in tokens) / len(tokens) if tokens else None
+    evidence = [(str(t), float(v)) for t, v in candidate["strips"]]
+    features = answer_features(line["question"], candidate["text"], mean, evidence)
+    row = {**line, "prediction": candidate["text"], "acc": candidate["acc"]}
+    return row, features | reader_features(candidate["text"], tokens, others)
+
+
 def outcome_rows(
-    lines: Sequence[dict[str, Any]], dev_ids: set[str], *, all_actions: bool = False
+    lines: Sequence[dict[str, Any]],
+    dev_ids: set[str],
+    *,
+    all_actions: bool = False,
+    fit_all_candidates: bool = False,
 ) -> tuple[list[dict[str, Any]], list[dict[str, float]], list[str]]:
     """Return one row per answered question (its first candidate), its features and side.
 
     The first candidate is the one the graph streams (written from all kept strips); its
-    features are `answer_features` against those strips (the log-probability is the mean over
+    features are `answer_features` against its strips (the log-probability is the mean over
     every generated token, as the graph records it) and `reader_features` against the other
-    candidates. Questions listed in `dev_ids` are "dev"; the others "fit", except those whose
+    candidates. A first candidate that says NOT FOUND is an abstention, not an answer: left
+    out. Questions listed in `dev_ids` are "dev"; the others "fit", except those whose
     text a dev question has too ("skip"). Questions CRAG would not answer from the local
-    strips (Incorrect) are left out unless `all_actions`.
+    strips (Incorrect) are left out unless `all_actions`. With `fit_all_candidates`, the fit
+    questions' other candidates (not NOT FOUND) are rows too, each against the rest.
     """
-    from models.answer_check import answer_features, reader_features
+    from prompts.generate import NOT_FOUND
 
     dev_texts = {line["question"].strip().lower() for line in lines if line["id"] in dev_ids}
     rows, table, sides = [], [], []
     for line in lines:
         candidates = [c for c in line["candidates"] if c["text"].strip()]
-        if not candidates or (line["crag_action"] == "Incorrect" and not all_actions):
+        if not candidates or NOT_FOUND in candidates[0]["text"].upper():
+            continue  # the graph abstains: no answer to check
+        if line["crag_action"] == "Incorrect" and not all_actions:
             continue
-        first, others = candidates[0], [c["text"] for c in candidates[1:]]
-        tokens = [(str(t), float(v)) for t, v in first["tokens"]]
-        mean = sum(v for _, v in tokens) / len(tokens) if tokens else None
-        evidence = [(str(t), float(v)) for t, v in first["strips"]]
-        rows.append({**line, "prediction": first["text"], "acc": first["acc"]})
-        table.append(
-            answer_features(line["question"], first["text"], mean, evidence)
-            | reader_features(first["text"], tokens, others)
-        )
         text = line["question"].strip().lower()
-        sides.append("dev" if line["id"] in dev_ids else "skip" if text in dev_texts else "fit")
+        side = "dev" if line["id"] in dev_ids else "skip" if text in dev_texts else "fit"
+        for index, candidate in enumerate(candidates):
+            if index and (side != "fit" or not fit_all_candidates):
+                break
+            if NOT_FOUND in candidate["text"].upper():
+                continue
+            others = [c["text"] for c in candidates if c is not candidate]
+            row, features = _row(line, candidate, others)
+            rows.append(row)
+            table.append(features)
+            sides.append(side)
     return rows, table, sides
 
 

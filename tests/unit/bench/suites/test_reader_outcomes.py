@@ -47,6 +47,7 @@ def test_rows_take_the_first_candidate_and_side_by_dev_ids() -> None:
         _line("t2", "who was it", [("Dan", 1.0)]),  # a train question a dev one repeats
         _line("t3", "where", [("Eve", 1.0)], crag_action="Incorrect"),
         _line("t4", "what", [("", 0.0)]),
+        _line("t5", "which", [("NOT FOUND", 0.0), ("Fay", 1.0)]),
     ]
     rows, table, sides = outcome_rows(lines, {"v1"})
     assert [r["id"] for r in rows] == ["t1", "v1", "t2"] and sides == ["fit", "dev", "skip"]
@@ -56,6 +57,9 @@ def test_rows_take_the_first_candidate_and_side_by_dev_ids() -> None:
     assert table[0]["span_mean"] == -0.1 and table[0]["logprob"] == (-0.1 - 0.01) / 2
     assert table[1]["answer_grade"] == -0.2
     assert len(outcome_rows(lines, {"v1"}, all_actions=True)[0]) == 4
+    rows, table, sides = outcome_rows(lines, {"v1"}, fit_all_candidates=True)
+    assert [r["id"] for r in rows] == ["t1", "t1", "v1", "t2"]  # dev keeps its first alone
+    assert sides == ["fit", "fit", "dev", "skip"] and table[1]["agreement"] == 1.0
 
 
 def test_the_fit_reads_train_outcomes_and_reports_dev(tmp_path: Path, capsys) -> None:
