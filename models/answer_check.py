@@ -10,10 +10,14 @@ score); a logistic model over them (`AnswerCheck`, coefficients fit offline on b
 records by `bench.suites.answer_confidence`) turns them into P(right).
 """
 
+import hashlib
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from models.text import claimed_words, content_tokens, stems
 
@@ -21,6 +25,7 @@ __all__ = [
     "FEATURES",
     "READER_FEATURES",
     "AnswerCheck",
+    "ArtifactMismatchError",
     "agreement",
     "answer_features",
     "reader_features",
@@ -179,3 +184,37 @@ class AnswerCheck:
             for n, m, s, w in zip(self.names, self.means, self.scales, self.weights, strict=True)
         )
         return 1.0 / (1.0 + math.exp(-z))
+
+    def save(self, folder: Path, **provenance: Any) -> str:
+        """Write `answer_check.json` and `manifest.json` (its sha256 and `provenance`)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(asdict(self), indent=2).encode()
+        (folder / _MODEL).write_bytes(data)
+        digest = hashlib.sha256(data).hexdigest()
+        manifest = {"model_sha256": digest, **provenance}
+        (folder / _MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        return digest
+
+    @classmethod
+    def load(cls, folder: Path) -> "AnswerCheck":
+        """Read a saved check, refusing one whose file does not match the manifest's sha256."""
+        data = (folder / _MODEL).read_bytes()
+        manifest = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
+        if hashlib.sha256(data).hexdigest() != manifest.get("model_sha256"):
+            raise ArtifactMismatchError(f"{folder / _MODEL} does not match its manifest's sha256")
+        fields = json.loads(data)
+        return cls(
+            tuple(fields["names"]),
+            tuple(fields["means"]),
+            tuple(fields["scales"]),
+            tuple(fields["weights"]),
+            float(fields["bias"]),
+        )
+
+
+class ArtifactMismatchError(ValueError):
+    """A saved answer check's file was changed after its manifest was written."""
+
+
+_MODEL = "answer_check.json"
+_MANIFEST = "manifest.json"

@@ -202,6 +202,26 @@ def _outcomes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not rows:
         parser.error(f"no answered question in {args.outcomes}")
     result = fit_and_report(rows, table=table, names=args.features or list(table[0]), sides=sides)
+    if args.save:
+        from models.answer_check import AnswerCheck
+
+        fit = result["model"]
+        check = AnswerCheck(
+            tuple(fit["names"]),
+            tuple(fit["means"]),
+            tuple(fit["scales"]),
+            tuple(fit["weights"]),
+            fit["bias"],
+        )
+        result["model_sha256"] = check.save(
+            args.save,
+            outcomes_sha256=hashlib.sha256(args.outcomes.read_bytes()).hexdigest(),
+            rows=result["rows"],
+            dev_auc=result["dev_auc"],
+            dev_auc_interval=result["dev_auc_interval"],
+            abstain_cut_95=result["abstain_cut_95"],
+            fit_all_candidates=args.fit_all_candidates,
+        )
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
 
@@ -226,6 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--outcomes", type=Path, help="outcomes of bench.suites.reader_outcomes (not records)"
     )
     parser.add_argument("--dev-ids", type=Path, help="with --outcomes: the dev question ids")
+    parser.add_argument(
+        "--save", type=Path, help="with --outcomes: write the fit check (and its sha256) here"
+    )
     parser.add_argument(
         "--all-actions", action="store_true", help="with --outcomes: keep CRAG Incorrect too"
     )

@@ -1,4 +1,6 @@
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -6,6 +8,7 @@ from models.answer_check import (
     FEATURES,
     READER_FEATURES,
     AnswerCheck,
+    ArtifactMismatchError,
     agreement,
     answer_features,
     reader_features,
@@ -84,3 +87,14 @@ def test_reader_features_flag_a_missing_second_candidate() -> None:
     paired = reader_features("1888", [], ["1904", "in 1888"])
     assert paired["agreement"] == pytest.approx(2 / 3) and paired["agreement_missing"] == 0.0
     assert paired["span_mean"] == 0.0 and set(paired) == set(READER_FEATURES)
+
+
+def test_a_saved_check_loads_back_and_a_changed_file_is_refused(tmp_path: Path) -> None:
+    check = AnswerCheck(("a", "b"), (1.0, 0.0), (2.0, 1.0), (2.0, -1.0), 0.5)
+    digest = check.save(tmp_path, dev_auc=0.8)
+    assert AnswerCheck.load(tmp_path) == check
+    assert json.loads((tmp_path / "manifest.json").read_text())["model_sha256"] == digest
+    changed = json.loads((tmp_path / "answer_check.json").read_text()) | {"bias": 9.0}
+    (tmp_path / "answer_check.json").write_text(json.dumps(changed))
+    with pytest.raises(ArtifactMismatchError):
+        AnswerCheck.load(tmp_path)

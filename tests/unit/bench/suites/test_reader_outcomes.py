@@ -4,6 +4,7 @@ from pathlib import Path
 from bench.harness.data import Question
 from bench.suites.answer_confidence import main as confidence_main
 from bench.suites.reader_outcomes import choose, outcome_rows, read_outcomes, token_logprobs
+from models.answer_check import AnswerCheck
 
 
 def _question(dataset: str, qid: str) -> Question:
@@ -74,7 +75,11 @@ def test_the_fit_reads_train_outcomes_and_reports_dev(tmp_path: Path, capsys) ->
     ids.write_text("\n".join(f"v{i}" for i in range(40)) + "\n")
     assert len(read_outcomes(path)) == 80
     argv = ["--outcomes", str(path), "--dev-ids", str(ids), "--features", "span_mean", "in_best"]
-    assert confidence_main(argv) == 0
+    assert confidence_main([*argv, "--save", str(tmp_path / "check")]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["rows"] == {"fit": 40, "dev": 40, "dev_right": 20}
     assert report["dev_auc"] == 1.0
+    check = AnswerCheck.load(tmp_path / "check")
+    assert check.names == ("span_mean", "in_best")
+    manifest = json.loads((tmp_path / "check" / "manifest.json").read_text())
+    assert manifest["model_sha256"] == report["model_sha256"] and manifest["dev_auc"] == 1.0
