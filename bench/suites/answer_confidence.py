@@ -2,6 +2,8 @@
 
 python -m bench.suites.answer_confidence [RECORDS ...] [--model qwen2.5-coder-0.5b ...]
     [--dev-share 0.4] [--agreement] [--evidence CACHE] [--features NAME ...] [--fit-model M]
+python -m bench.suites.answer_confidence --outcomes OUT.jsonl --dev-ids IDS.txt
+    [--features NAME ...] [--fit-all-candidates] [--all-actions] [--save DIR]
 
 Rows: every answered record of the reader (`model`) in the given `records.jsonl` files (by
 default all of `docs/bench/**/records.jsonl`), deduplicated by (question, strategy, answer).
@@ -21,6 +23,12 @@ With `--evidence` (the cache of `bench.suites.answer_evidence`), only the rows w
 was rebuilt are used and their features are `models.answer_check.answer_features` (the above
 plus the answer against the kept strips). `--fit-model` fits one reader's rows and reports each
 other reader's dev rows apart.
+
+With `--outcomes` (the default reader's answers of `bench.suites.reader_outcomes`, both
+candidates with their tokens), the rows are those outcomes' first candidates, their features
+`answer_features` plus `reader_features` (the answer span's log-probabilities, the candidates'
+agreement); the questions in `--dev-ids` are dev, the others fit (`outcome_rows`), and
+`--save` writes the fit check with its sha256 (`AnswerCheck.save`).
 
 A logistic regression (scikit-learn, standardised features) is fit on the fit questions; the
 report gives the dev AUC with a bootstrap interval over dev questions, each feature's own dev
