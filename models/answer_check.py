@@ -10,14 +10,28 @@ score); a logistic model over them (`AnswerCheck`, coefficients fit offline on b
 records by `bench.suites.answer_confidence`) turns them into P(right).
 """
 
+import hashlib
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from models.text import claimed_words, content_tokens, stems
 
-__all__ = ["FEATURES", "AnswerCheck", "answer_features", "type_match"]
+__all__ = [
+    "FEATURES",
+    "READER_FEATURES",
+    "AnswerCheck",
+    "ArtifactMismatchError",
+    "agreement",
+    "answer_features",
+    "reader_features",
+    "span_logprobs",
+    "type_match",
+]
 
 FEATURES = (
     "logprob",
@@ -31,6 +45,10 @@ FEATURES = (
     "answer_grade",
 )
 """The feature names, in the order `AnswerCheck` reads them."""
+READER_FEATURES = ("span_mean", "span_min", "agreement", "agreement_missing")
+"""What `reader_features` adds: the answer span's token log-probabilities and the candidates'
+agreement."""
+_ARTICLES = {"a", "an", "the"}
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"\d")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -92,6 +110,63 @@ def answer_features(
     }
 
 
+def span_logprobs(
+    tokens: Sequence[tuple[str, float]], *, short: bool = True
+) -> tuple[float, float] | None:
+    """Return the mean and the lowest log-probability of the answer span's tokens.
+
+    The span is what `clean_answer` keeps: the generated tokens before the first line break
+    (`short`) or blank line; tokens without text (the end-of-turn token) are left out. None
+    when the span has no token (the model reported no log-probabilities, or wrote nothing).
+    """
+    end = "\n" if short else "\n\n"
+    text, values = "", []
+    for token, logprob in tokens:
+        if end in (text + token).lstrip():  # leading breaks are stripped, as the answer's are
+            if token.split(end, 1)[0].strip():  # the token ends the answer's last word
+                values.append(float(logprob))
+            break
+        text += token
+        if token.strip():
+            values.append(float(logprob))
+    return (sum(values) / len(values), min(values)) if values else None
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _ARTICLES]
+
+
+def agreement(answer: str, other: str) -> float:
+    """Return the word-overlap F1 of two answers (articles, case and punctuation aside)."""
+    mine, theirs = _words(answer), _words(other)
+    common = sum(min(mine.count(w), theirs.count(w)) for w in set(mine))
+    if not common:
+        return 0.0
+    precision, recall = common / len(mine), common / len(theirs)
+    return 2 * precision * recall / (precision + recall)
+
+
+def reader_features(
+    answer: str, tokens: Sequence[tuple[str, float]], others: Sequence[str], *, short: bool = True
+) -> dict[str, float]:
+    """Return the features of the reader's own answer beyond `answer_features`.
+
+    - `span_mean` / `span_min`: the mean and lowest token log-probability of the answer span
+      (`span_logprobs`; 0 when none is reported);
+    - `agreement` / `agreement_missing`: the best word-overlap F1 with the other candidates'
+      answers (written from other evidence); 1 and a flag when there is no other candidate.
+    """
+    span = span_logprobs(tokens, short=short)
+    mean, low = span if span is not None else (0.0, 0.0)
+    scores = [agreement(answer, other) for other in others]
+    return {
+        "span_mean": mean,
+        "span_min": low,
+        "agreement": max(scores) if scores else 1.0,
+        "agreement_missing": float(not scores),
+    }
+
+
 @dataclass(frozen=True)
 class AnswerCheck:
     """A logistic model of P(answer right): standardised features, weights and a bias."""
@@ -109,3 +184,37 @@ class AnswerCheck:
             for n, m, s, w in zip(self.names, self.means, self.scales, self.weights, strict=True)
         )
         return 1.0 / (1.0 + math.exp(-z))
+
+    def save(self, folder: Path, **provenance: Any) -> str:
+        """Write `answer_check.json` and `manifest.json` (its sha256 and `provenance`)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(asdict(self), indent=2).encode()
+        (folder / _MODEL).write_bytes(data)
+        digest = hashlib.sha256(data).hexdigest()
+        manifest = {"model_sha256": digest, **provenance}
+        (folder / _MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        return digest
+
+    @classmethod
+    def load(cls, folder: Path) -> "AnswerCheck":
+        """Read a saved check, refusing one whose file does not match the manifest's sha256."""
+        data = (folder / _MODEL).read_bytes()
+        manifest = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
+        if hashlib.sha256(data).hexdigest() != manifest.get("model_sha256"):
+            raise ArtifactMismatchError(f"{folder / _MODEL} does not match its manifest's sha256")
+        fields = json.loads(data)
+        return cls(
+            tuple(fields["names"]),
+            tuple(fields["means"]),
+            tuple(fields["scales"]),
+            tuple(fields["weights"]),
+            float(fields["bias"]),
+        )
+
+
+class ArtifactMismatchError(ValueError):
+    """A saved answer check's file was changed after its manifest was written."""
+
+
+_MODEL = "answer_check.json"
+_MANIFEST = "manifest.json"

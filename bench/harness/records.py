@@ -34,6 +34,9 @@ class Outcome:
     """The evaluator's best score on the first graded retrieval (what CRAG's action reads)."""
     logprob: float | None = None
     """The chosen answer's mean token log-probability (the reader's confidence), if reported."""
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+    """Every candidate the reader wrote, ranked as `reflect` left them (the first is the
+    answer): its text and mean token log-probability, for candidate agreement."""
     llm_calls: int = 0
     retrieval_calls: int = 0
     """Local retrievals plus web searches: the "steps" of Adaptive-RAG's Table 1."""

@@ -92,6 +92,10 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
         best_score=actions[0].get("best") if actions else None,
         abstained=bool(state.get("abstained")),
         logprob=best.get("logprob"),
+        candidates=[
+            {"text": c.get("text"), "logprob": c.get("logprob")}
+            for c in state.get("candidates") or []
+        ],
         retrieval_calls=int(state.get("retrievals") or 0) + webs,
         web_searches=webs,
     )

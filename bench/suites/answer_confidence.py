@@ -2,6 +2,8 @@
 
 python -m bench.suites.answer_confidence [RECORDS ...] [--model qwen2.5-coder-0.5b ...]
     [--dev-share 0.4] [--agreement] [--evidence CACHE] [--features NAME ...] [--fit-model M]
+python -m bench.suites.answer_confidence --outcomes OUT.jsonl --dev-ids IDS.txt
+    [--features NAME ...] [--fit-all-candidates] [--all-actions] [--save DIR]
 
 Rows: every answered record of the reader (`model`) in the given `records.jsonl` files (by
 default all of `docs/bench/**/records.jsonl`), deduplicated by (question, strategy, answer).
@@ -21,6 +23,12 @@ With `--evidence` (the cache of `bench.suites.answer_evidence`), only the rows w
 was rebuilt are used and their features are `models.answer_check.answer_features` (the above
 plus the answer against the kept strips). `--fit-model` fits one reader's rows and reports each
 other reader's dev rows apart.
+
+With `--outcomes` (the default reader's answers of `bench.suites.reader_outcomes`, both
+candidates with their tokens), the rows are those outcomes' first candidates, their features
+`answer_features` plus `reader_features` (the answer span's log-probabilities, the candidates'
+agreement); the questions in `--dev-ids` are dev, the others fit (`outcome_rows`), and
+`--save` writes the fit check with its sha256 (`AnswerCheck.save`).
 
 A logistic regression (scikit-learn, standardised features) is fit on the fit questions; the
 report gives the dev AUC with a bootstrap interval over dev questions, each feature's own dev
@@ -116,12 +124,14 @@ def fit_and_report(
     table: Sequence[dict[str, float]] | None = None,
     names: Sequence[str] | None = None,
     fit_model: str | None = None,
+    sides: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Split by question, fit the logistic regression on fit rows, report on dev rows.
 
     `table` replaces the features of each row (`features` by default); `names` picks the
     columns. With `fit_model`, only that reader's fit rows are fit, and each other reader's
-    dev rows are reported apart (`other_readers`).
+    dev rows are reported apart (`other_readers`). `sides` ("fit", "dev" or "skip" per row)
+    replaces the split by question hash.
     """
     agree = _agreement(rows) if agreement else [None] * len(rows)
     if table is None:
@@ -130,7 +140,8 @@ def fit_and_report(
         table = [{**f, "agreement": a or 0.0} for f, a in zip(table, agree, strict=True)]
     names = [*(names or table[0]), *(["agreement"] if agreement and names else [])]
     labels = [int(float(row.get("acc") or 0) > 0) for row in rows]
-    sides = [split_of(row["question"], dev_share) for row in rows]
+    if sides is None:
+        sides = [split_of(row["question"], dev_share) for row in rows]
     own = [fit_model in (None, row.get("model")) for row in rows]
     fit = [i for i, side in enumerate(sides) if side == "fit" and own[i]]
     dev = [i for i, side in enumerate(sides) if side == "dev" and own[i]]
@@ -183,6 +194,46 @@ def fit_and_report(
     return report
 
 
+def _outcomes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Fit on the train questions of an outcomes file, report on its dev questions."""
+    from bench.suites.reader_outcomes import outcome_rows, read_outcomes
+
+    if not args.dev_ids:
+        parser.error("--outcomes needs --dev-ids")
+    dev_ids = set(args.dev_ids.read_text(encoding="utf-8").split())
+    rows, table, sides = outcome_rows(
+        read_outcomes(args.outcomes),
+        dev_ids,
+        all_actions=args.all_actions,
+        fit_all_candidates=args.fit_all_candidates,
+    )
+    if not rows:
+        parser.error(f"no answered question in {args.outcomes}")
+    result = fit_and_report(rows, table=table, names=args.features or list(table[0]), sides=sides)
+    if args.save:
+        from models.answer_check import AnswerCheck
+
+        fit = result["model"]
+        check = AnswerCheck(
+            tuple(fit["names"]),
+            tuple(fit["means"]),
+            tuple(fit["scales"]),
+            tuple(fit["weights"]),
+            fit["bias"],
+        )
+        result["model_sha256"] = check.save(
+            args.save,
+            outcomes_sha256=hashlib.sha256(args.outcomes.read_bytes()).hexdigest(),
+            rows=result["rows"],
+            dev_auc=result["dev_auc"],
+            dev_auc_interval=result["dev_auc_interval"],
+            abstain_cut_95=result["abstain_cut_95"],
+            fit_all_candidates=args.fit_all_candidates,
+        )
+    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and report the reader-answer correctness signal."""
     parser = argparse.ArgumentParser(
@@ -199,7 +250,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--features", nargs="+", help="the feature columns (default: all)")
     parser.add_argument("--fit-model", help="fit on this reader's rows only; report others apart")
+    parser.add_argument(
+        "--outcomes", type=Path, help="outcomes of bench.suites.reader_outcomes (not records)"
+    )
+    parser.add_argument("--dev-ids", type=Path, help="with --outcomes: the dev question ids")
+    parser.add_argument(
+        "--save", type=Path, help="with --outcomes: write the fit check (and its sha256) here"
+    )
+    parser.add_argument(
+        "--all-actions", action="store_true", help="with --outcomes: keep CRAG Incorrect too"
+    )
+    parser.add_argument(
+        "--fit-all-candidates",
+        action="store_true",
+        help="with --outcomes: fit every candidate of the fit questions, not only the first",
+    )
     args = parser.parse_args(argv)
+    if args.outcomes:
+        return _outcomes(parser, args)
     paths = args.records or sorted((ROOT / "docs" / "bench").rglob("records.jsonl"))
     rows = load_rows(paths, args.model)
     if not rows:

@@ -129,6 +129,9 @@ def test_read_outcome_reads_the_state_and_the_first_crag_action():
     assert (outcome.prediction, outcome.route, outcome.crag_action) == ("Oslo", "B", "Ambiguous")
     assert (outcome.retrieval_calls, outcome.web_searches) == (3, 1)
     assert outcome.logprob == -0.2  # the chosen (first) candidate's confidence
+    assert [c["text"] for c in outcome.candidates] == ["Oslo", "Bergen"]  # for agreement
+    assert outcome.candidates[1]["logprob"] == -0.1
+    assert read_outcome({"answer": "x"}, []).candidates == []
     assert read_outcome({"answer": "x"}, []).logprob is None
     assert read_outcome(state, []).crag_action == "Correct"  # no events: the state's action
 
