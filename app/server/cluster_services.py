@@ -82,6 +82,13 @@ class Postgres:
 
     def start(self) -> None:
         """Create the database cluster on first use, then start the server and wait for it."""
+        if os.geteuid() == 0 and self.data.parent != self.root:
+            # `/var/lib/postgresql/acrag` is made here: made by `mkdir(parents=True)` under a
+            # 077 umask (acrag serve and ingest set one) it would be root's alone, and
+            # `postgres` could not reach its own data below it
+            self.data.parent.mkdir(parents=True, exist_ok=True)
+            shutil.chown(self.data.parent, "postgres", "postgres")
+            self.data.parent.chmod(0o700)
         self.data.mkdir(parents=True, exist_ok=True, mode=0o700)
         if os.geteuid() == 0:
             shutil.chown(self.data, "postgres", "postgres")
