@@ -167,14 +167,10 @@ class ChoiceRewriter:
         prompt = CHOOSE_TURN.format(
             history=_lines(history), question=as_data(turn), asked=line, options=listed
         )
-        schema = {
-            "title": "referent",
-            "type": "object",
-            "properties": {"refers_to": {"type": "string", "enum": allowed}},
-            "required": ["refers_to"],
-            "additionalProperties": False,
-        }
-        reply = self._invoke(model, schema, [*_CHOOSE, HumanMessage(prompt)])
+        field = {"type": "string", "enum": allowed}
+        reply = self._invoke(
+            model, ("referent", "refers_to", field), [*_CHOOSE, HumanMessage(prompt)]
+        )
         choice = reply.get("refers_to")
         if choice not in allowed:
             raise ValueError(f"the model picked no listed referent: {reply!r}"[:300])
@@ -186,20 +182,29 @@ class ChoiceRewriter:
         prompt = WRITE_TURN.format(
             history=_lines(history), question=as_data(turn), referent=referent
         )
-        schema = {
-            "title": "follow_up",
-            "type": "object",
-            "properties": {"standalone_question": {"type": "string", "maxLength": _MAX_CHARS}},
-            "required": ["standalone_question"],
-            "additionalProperties": False,
-        }
-        reply = self._invoke(model, schema, [*_WRITE, HumanMessage(prompt)])
+        field = {"type": "string", "maxLength": _MAX_CHARS}
+        asked = ("follow_up", "standalone_question", field)
+        reply = self._invoke(model, asked, [*_WRITE, HumanMessage(prompt)])
         return strip_markup(str(reply.get("standalone_question", ""))).strip()
 
     def _invoke(
-        self, model: BaseChatModel, schema: dict[str, Any], messages: list[BaseMessage]
+        self,
+        model: BaseChatModel,
+        asked: tuple[str, str, dict[str, Any]],
+        messages: list[BaseMessage],
     ) -> dict[str, Any]:
-        """Ask with a schema, again on junk output (`attempts` in all)."""
+        """Ask for one field, again on junk output (`attempts` in all).
+
+        `asked` is the schema's title, the field's name and the field's JSON schema.
+        """
+        title, name, field = asked
+        schema = {
+            "title": title,
+            "type": "object",
+            "properties": {name: field},
+            "required": [name],
+            "additionalProperties": False,
+        }
         runnable = model.with_structured_output(schema, max_tokens=96).with_config(
             tags=["nostream"], run_name="condense"
         )
