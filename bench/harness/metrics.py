@@ -5,6 +5,14 @@ when a gold answer is "yes" or "no", a prediction that opens with "yes" or "no" 
 were born in Ohio.") is scored as that word alone, so a correct verdict with an explanation
 is not counted wrong, and "no" is never found inside "not" or "know".
 
+Command-line options get one rule for Acc: a gold answer written as an option (`-A`,
+`--ignore-case`, `--hash=sha256`) must occur in the prediction as written, case and dashes
+kept, as a whole token: SQuAD's normaliser would credit `-a` for `-A` (another option of the
+same tool) and any sentence with the pronoun "I" for `-i`, and would glue `--pid=PID` into
+`pidpid` so the right option written with its argument went uncredited. A token may carry an
+argument after the option (`--pid=PID`, `-A 3`, `-A3` for a one-letter option). EM and F1 keep
+SQuAD's rule, so they stay comparable with the papers' figures.
+
 Unanswerable questions (no gold answers) are scored by abstention instead: the run is right
 when the graph said the documents do not answer it. Over a set that mixes both kinds, EM /
 F1 / Acc are taken over the answerable questions only, and two rates describe abstention:
@@ -34,6 +42,8 @@ __all__ = [
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = frozenset(string.punctuation)
 _YES_NO = frozenset({"yes", "no"})
+_OPTION = re.compile(r"--?[A-Za-z0-9][\w.=,:/+-]*")
+"""A gold answer that is a command-line option, possibly with its value (`--hash=sha256`)."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +95,24 @@ def token_f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def _option_in(prediction: str, option: str) -> bool:
+    """Tell whether the option occurs in the prediction as written, as a whole token.
+
+    After a one-letter option (`-A`, not `-9`) digits may follow at once (`-A3`: its
+    argument); after a longer one only a separator (`=`, space, punctuation) may.
+    """
+    short = re.fullmatch(r"-[A-Za-z]", option) is not None
+    after = r"(?![A-Za-z_-])" if short else r"(?![\w-])"
+    return re.search(rf"(?<![\w-]){re.escape(option)}{after}", prediction) is not None
+
+
 def accuracy(prediction: str, gold: str) -> float:
-    """Return 1.0 when the normalised gold answer occurs in the prediction as whole words."""
+    """Return 1.0 when the normalised gold answer occurs in the prediction as whole words.
+
+    A gold option (`-A`, `--pid`) must occur as written instead (see the module's docstring).
+    """
+    if _OPTION.fullmatch(gold.strip()):
+        return float(_option_in(prediction, gold.strip()))
     normal_gold = normalize_answer(gold)
     if not normal_gold:
         return 0.0

@@ -94,3 +94,23 @@ def test_abstention_rates_per_kind():
     assert rates.abstention == pytest.approx(2 / 3)
     assert rates.false_abstention == 0.5
     assert abstention_rates([(["a"], False)]).abstention is None
+
+
+@pytest.mark.parametrize(
+    ("prediction", "gold", "expected"),
+    [
+        ("Use `-A 3`.", "-A", 1.0),
+        ("grep -A3 pattern", "-A", 1.0),
+        ("Use -a.", "-A", 0.0),  # another option of the same tool
+        ("I could not find it.", "-i", 0.0),  # the pronoun is not the option
+        ("Use --ignore-case.", "-i", 0.0),
+        ("Use --pid=PID.", "--pid", 1.0),  # the right option with its argument
+        ("Use --pid-file.", "--pid", 0.0),
+        ("--keep-old-files", "--keep", 0.0),
+        ("pip install --hash=sha256:abc", "--hash=sha256", 1.0),
+        ("Run `gzip -9`, best compression.", "-9", 1.0),
+        ("It uses -90 as the level.", "-9", 0.0),  # another number
+    ],
+)
+def test_accuracy_of_an_option_needs_the_option_as_written(prediction, gold, expected):
+    assert accuracy(prediction, gold) == expected
