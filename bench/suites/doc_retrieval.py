@@ -1,7 +1,8 @@
 """Recall@k on a documentation set: is the gold passage, or an answer token, in the top k?
 
     .venv/bin/python -m bench.suites.doc_retrieval --set bench/datasets/usrdoc [--split dev] [--k 4]
-        [--ks 4,6,8] [--mode hybrid|dense|bm25] [--rerank N] [--work DIR] [--out FILE.json]
+        [--ks 4,6,8] [--mode hybrid|dense|bm25] [--rerank N] [--entry-rerank N] [--work DIR]
+        [--out FILE.json]
 
 The set's `docs/` folder is ingested as a user would (`acrag ingest`, default chunking) into
 `--work` (a temp folder by default), then each answerable question of the chosen split is
@@ -13,7 +14,10 @@ alias occurs as written, as a whole token (`-A` is not `-a`, nor the start of `-
 one pass; the JSON also holds each question's ranks (`bench.reports.failure_kinds` reads
 them). `--rerank N` orders the top N chunks by the trained retrieval evaluator's grade (the
 best of the chunk and its sentence windows, as `grade_documents` grades) before taking the
-top k: the evaluator as a reranker. Run it with another checkout's interpreter (its
+top k: the evaluator as a reranker. `--entry-rerank N` orders the top N chunks by reciprocal
+rank fusion of their retrieval rank and the rank of their best entry (`split_entries`; a chunk
+without entries counts whole) by MiniLM cosine with the question: option lists ranked by the
+one entry that matches, not by the list as a whole. Run it with another checkout's interpreter (its
 `.venv/bin/python`) to measure that checkout's chunker.
 """
 
@@ -24,6 +28,8 @@ import re
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from stores.ingest import ingest
 from stores.retrieval import Mode, make_retriever
@@ -94,6 +100,35 @@ def _reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
     return [head[i] for i in order]
 
 
+_FUSION_K = 10
+
+
+def _entry_reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
+    """Return the top `depth` documents fused with the order of their best entry's cosine."""
+    from models.embeddings import MiniLMEmbeddings
+    from nodes._doc_entries import split_entries
+
+    head = docs[:depth]
+    texts: list[str] = []
+    owners: list[int] = []
+    for i, doc in enumerate(head):
+        entries = split_entries(doc.page_content)
+        texts += [f"{e.head} {e.description}" for e in entries] or [doc.page_content]
+        owners += [i] * max(len(entries), 1)
+    vectors = np.asarray(MiniLMEmbeddings().embed_documents([question, *texts]))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    best = [-1.0] * len(head)
+    for owner, score in zip(owners, (vectors[1:] @ vectors[0]).tolist(), strict=True):
+        best[owner] = max(best[owner], score)
+    by_entry = {
+        doc: rank for rank, doc in enumerate(sorted(range(len(head)), key=lambda i: -best[i]))
+    }
+    fused = sorted(
+        range(len(head)), key=lambda i: -(1 / (_FUSION_K + i) + 1 / (_FUSION_K + by_entry[i]))
+    )
+    return [head[i] for i in fused]
+
+
 def _found(rank: int | None, k: int) -> bool:
     return rank is not None and rank < k
 
@@ -104,14 +139,17 @@ def _score(
     ks: list[int],
     mode: Mode = "hybrid",
     rerank: int = 0,
+    entry_rerank: int = 0,
 ) -> dict[str, Any]:
-    retriever = make_retriever(home=home, k=max(*ks, rerank), mode=mode)
+    retriever = make_retriever(home=home, k=max(*ks, rerank, entry_rerank), mode=mode)
     ranks: dict[str, dict[str, int | None]] = {}
     loose: dict[str, list[str]] = {}
     for q in questions:
         docs = retriever.invoke(q["question"])
         if rerank:
             docs = _reranked(q["question"], docs, rerank)
+        if entry_rerank:
+            docs = _entry_reranked(q["question"], docs, entry_rerank)
         chunks = [f"{d.metadata.get('title', '')}\n{d.page_content}" for d in docs]
         gold = [p["text"] for p in q.get("passages", []) if p.get("is_supporting", True)]
         ranks[q["id"]] = {
@@ -120,7 +158,12 @@ def _score(
         }
         loose[q["id"]] = chunks
     n = max(len(questions), 1)
-    result: dict[str, Any] = {"questions": len(questions), "mode": mode, "rerank": rerank}
+    result: dict[str, Any] = {
+        "questions": len(questions),
+        "mode": mode,
+        "rerank": rerank,
+        "entry_rerank": entry_rerank,
+    }
     for k in ks:
         result[f"passage@{k}"] = round(sum(_found(r["passage"], k) for r in ranks.values()) / n, 3)
         found = sum(token_found(q["answers"], loose[q["id"]][:k]) for q in questions)
@@ -139,6 +182,7 @@ def main() -> None:
     parser.add_argument("--ks", help="comma-separated depths (beats --k), e.g. 4,6,8")
     parser.add_argument("--mode", default="hybrid", choices=["hybrid", "dense", "bm25"])
     parser.add_argument("--rerank", type=int, default=0, help="evaluator-rerank the top N")
+    parser.add_argument("--entry-rerank", type=int, default=0, help="entry-rerank the top N")
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -149,7 +193,7 @@ def main() -> None:
         report = ingest([args.set / "docs"], home=home, progress=False)
         result = {"set": str(args.set), "split": args.split, "chunks": report.total_chunks}
         ks = [int(k) for k in args.ks.split(",")] if args.ks else [args.k]
-        result |= _score(home, questions, ks, args.mode, args.rerank)
+        result |= _score(home, questions, ks, args.mode, args.rerank, args.entry_rerank)
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:
