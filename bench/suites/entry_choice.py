@@ -34,7 +34,7 @@ from nodes._doc_entries import Entry, split_entries
 from stores.ingest import ingest
 from stores.retrieval import make_retriever
 
-__all__ = ["Scorer", "main", "ranks", "scorers"]
+__all__ = ["Scorer", "gold_rank", "main", "scorers"]
 
 Scorer = Callable[[str, list[str]], Sequence[float]]
 """(question, entry texts) -> one score per entry, higher is better."""
@@ -72,7 +72,7 @@ def scorers() -> dict[str, Scorer]:
     return {"listed": listed, "bm25": _bm25, "dense": dense, "evaluator": evaluator}
 
 
-def ranks(scores: Sequence[float], gold: set[int]) -> int:
+def gold_rank(scores: Sequence[float], gold: set[int]) -> int:
     """Return the 0-based rank of the best-scored gold entry."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     return min(order.index(i) for i in gold)
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not gold:
                 continue
             texts = [f"{e.head} {e.description}" for e in entries]
-            got = {name: ranks(score(q["question"], texts), gold) for name, score in use.items()}
+            got = {name: gold_rank(s(q["question"], texts), gold) for name, s in use.items()}
             for name, rank in got.items():
                 per[name].append(rank)
                 if right.get(q["id"]) is False:

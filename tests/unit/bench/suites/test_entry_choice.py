@@ -1,10 +1,10 @@
-from bench.suites.entry_choice import _bm25, _rates, ranks
+from bench.suites.entry_choice import _bm25, _rates, gold_rank
 
 
 def test_the_rank_is_that_of_the_best_scored_gold_entry():
-    assert ranks([0.1, 0.9, 0.5], {2}) == 1
-    assert ranks([0.1, 0.9, 0.5], {0, 2}) == 1
-    assert ranks([0.1, 0.9, 0.5], {1}) == 0
+    assert gold_rank([0.1, 0.9, 0.5], {2}) == 1
+    assert gold_rank([0.1, 0.9, 0.5], {0, 2}) == 1
+    assert gold_rank([0.1, 0.9, 0.5], {1}) == 0
 
 
 def test_bm25_prefers_the_entry_that_shares_the_question_s_words():
