@@ -3,8 +3,10 @@
 Every pair of strategies that both runs hold is compared the same way in each: the paired
 difference of their F1 averaged over the datasets (`bench.reports.versus.difference`). A
 comparison the record *resolves* (its interval excludes zero) is one the quick run must not
-contradict: it **agrees** when its mean has the record's sign, and **repeats** the decision
-when its own interval also excludes zero. Comparisons the record does not resolve are listed
+contradict: it **agrees** when its mean has the record's sign, **repeats** the decision
+when its own interval also excludes zero, and **decides it the other way** (the failure
+that matters) when its interval excludes zero on the other side; a quick mean of exactly 0
+is a tie. Comparisons the record does not resolve are listed
 for completeness; no agreement is asked of them (issue 40).
 
     python -m bench.reports.decisions docs/bench/full-dev docs/bench/quick-dev [--metric f1]
@@ -47,6 +49,11 @@ class Decision:
         """Tell whether the quick run decides it too, the same way."""
         return self.agrees and self.quick.beyond_noise
 
+    @property
+    def contradicts(self) -> bool:
+        """Tell whether the quick run decides it the other way (beyond noise, other sign)."""
+        return self.quick.beyond_noise and not self.agrees
+
 
 def decisions(
     record: Sequence[Record], quick: Sequence[Record], *, metric: str = "f1"
@@ -73,7 +80,8 @@ def decisions_table(found: Sequence[Decision]) -> str:
     ]
     for d in rows:
         asked = "yes" if d.resolved else "no"
-        agrees = ("yes" if d.agrees else "**no**") if d.resolved else "-"
+        sign = "tie" if d.quick.mean == 0 else "**no**"
+        agrees = ("yes" if d.agrees else sign) if d.resolved else "-"
         repeats = ("yes" if d.repeats else "no") if d.resolved else "-"
         lines.append(
             f"| {d.a} - {d.b} | {d.record} | {d.record.n} | {d.quick} | {d.quick.n} "
@@ -83,7 +91,8 @@ def decisions_table(found: Sequence[Decision]) -> str:
     lines.append("")
     lines.append(
         f"{sum(d.agrees for d in resolved)} of {len(resolved)} resolved comparisons agree, "
-        f"{sum(d.repeats for d in resolved)} repeated beyond noise."
+        f"{sum(d.repeats for d in resolved)} repeated beyond noise, "
+        f"{sum(d.contradicts for d in resolved)} decided the other way."
     )
     return "\n".join(lines)
 

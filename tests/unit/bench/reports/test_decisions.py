@@ -20,10 +20,23 @@ def test_a_quick_run_that_keeps_the_sign_agrees_and_one_that_flips_it_does_not()
     retrieval = found[("no-retrieval", "single")]
     assert retrieval.resolved and retrieval.agrees and retrieval.repeats
     crag = found[("single", "crag")]
-    assert crag.resolved and not crag.agrees and not crag.repeats
+    assert crag.resolved and not crag.agrees and not crag.repeats and crag.contradicts
     table = decisions_table(list(found.values()))
     assert "2 of 3 resolved comparisons agree" in table  # no-retrieval - crag agrees too
     assert "**no**" in table
+    assert "1 decided the other way" in table
+
+
+def test_a_quick_run_that_resolves_the_opposite_sign_contradicts_and_a_tie_is_shown():
+    record_run = _run({"no-retrieval": -0.3, "crag": 0.2}, 40)
+    quick_run = _run({"no-retrieval": 0.3, "crag": 0.0}, 9)
+    found = {(d.a, d.b): d for d in decisions(record_run, quick_run)}
+    assert found[("no-retrieval", "single")].contradicts
+    tie = found[("single", "crag")]
+    assert not tie.agrees and not tie.contradicts
+    table = decisions_table(list(found.values()))
+    assert "| tie |" in table
+    assert "2 decided the other way" in table  # no-retrieval - crag flips too
 
 
 def test_a_comparison_the_record_leaves_open_asks_nothing_of_the_quick_run():
