@@ -104,7 +104,8 @@ bench: $(STAMP)
 # small cold sample. Sizes, for the 1.5B reader (~1.66x the 0.5B's seconds): a paired 95%
 # half-width of about 10 F1 points on dev (54 questions), enough to repeat the record's
 # resolved dev comparison (no-retrieval vs single, -14 F1) about 4 times in 5, and 10
-# documents-set questions; about 1.9 hours idle (docs/benchmark.md "The decision run").
+# documents-set questions; estimated at 1.9 hours, measured at 38 minutes on the idle machine
+# (2026-12-06; docs/benchmark.md "The decision run").
 QUICK_DEV_SETS ?= $(DEV_SETS)
 QA_DIR ?= ../shared/data/qa
 QUICK_DEV ?= 9
