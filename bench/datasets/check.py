@@ -53,6 +53,7 @@ __all__ = [
     "check_set",
     "document_text",
     "main",
+    "question_kind",
     "shipped_sets",
 ]
 
@@ -113,7 +114,8 @@ def answer_in(answer: str, passage: str) -> bool:
     return bool(wanted) and re.search(pattern, " ".join(passage.lower().split())) is not None
 
 
-def _kind(record: dict[str, Any]) -> str:
+def question_kind(record: dict[str, Any]) -> str:
+    """Return "single-hop", "two-hop" or "unanswerable" for a question of a shipped set."""
     if not record.get("answers"):
         return "unanswerable"
     return "two-hop" if record.get("hop") == "multi" else "single-hop"
@@ -199,7 +201,7 @@ def check_set(path: Path) -> CheckReport:
                 report.problems.append(f"{where}: duplicate id")
             seen.add(str(record.get("id")))
             report.problems += [f"{where}: {p}" for p in _record_problems(record, docs)]
-            report.counts[_kind(record)] += 1
+            report.counts[question_kind(record)] += 1
     report.problems += list(_split_file_problems(path, records))
     return report
 
