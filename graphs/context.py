@@ -131,6 +131,11 @@ class Context:
         2, "Sentences per strip (and per grading window); passages this short stay whole."
     )
     strip_words: int = _opt(40, "Words per window in `words` mode.")
+    entry_strips: bool = _opt(
+        False,
+        "In `sentences` mode, cut a passage that lists options or terms into one strip per "
+        "entry (head and description; the prose around them in sentence strips).",
+    )
     strips_top_k: int = _opt(5, "Strips kept as knowledge, joined in their original order.")
 
     # Retrieval and web search.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from stores.structure import blocks_from_text
 
-__all__ = ["Entry", "split_entries"]
+__all__ = ["Entry", "entry_pieces", "split_entries"]
 
 _DESCRIPTION_WORDS = 24
 
@@ -60,3 +60,20 @@ def split_entries(text: str) -> list[Entry]:
         return found
     entries = [_entry(b.text) for b in blocks_from_text(text) if b.kind == "entry"]
     return [e for e in entries if e.head and e.description]
+
+
+def entry_pieces(text: str) -> list[tuple[str, bool]]:
+    """Return `text` cut into its entries (True) and the prose around them (False), in order.
+
+    Unlike `split_entries` nothing is shortened or left out but headings (ingestion carries
+    them in the chunk's heading path); text without entries gives [].
+    """
+    if marks := list(_PILCROW.finditer(text)):
+        ends = [m.start() for m in marks[1:]] + [len(text)]
+        pieces = [(text[: marks[0].start()], False)]
+        pieces += [(text[m.start() : e], True) for m, e in zip(marks, ends, strict=True)]
+    else:
+        pieces = [(b.text, b.kind == "entry") for b in blocks_from_text(text)]
+    if not any(entry for _, entry in pieces):
+        return []
+    return [(piece.strip(), entry) for piece, entry in pieces if piece.strip()]

@@ -7,6 +7,7 @@ original order.
 """
 
 from collections.abc import Sequence
+from functools import partial
 from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
@@ -17,6 +18,7 @@ from graphs.events import StripsEvent, StripView, emit, source_label
 from graphs.state import Passage, State, Strip, content_hash, score_key
 from models.text import split_strips
 from nodes._common import score_texts
+from nodes._doc_entries import entry_pieces
 from nodes._guard import is_instruction, without_instructions
 
 __all__ = [
@@ -73,13 +75,27 @@ def best_strips(scored: Sequence[tuple[str, float]], *, threshold: float, top_k:
 
 
 def passage_strips(text: str, context: Context) -> list[str]:
-    """Return the strips of one passage's text, its instructions to the model removed."""
-    return split_strips(
-        without_instructions(text)[0],
+    """Return the strips of one passage's text, its instructions to the model removed.
+
+    With `entry_strips`, an option list gives one strip per entry: a sentence strip of a
+    flattened list would join one option's description to the next option's head. The list
+    is found in the text as written (the guard flattens it), then each piece is guarded.
+    """
+    split = partial(
+        split_strips,
         mode=context.strip_mode,
         sentences=context.strip_sentences,
         words=context.strip_words,
     )
+    by_entry = context.entry_strips and context.strip_mode == "sentences"
+    pieces = entry_pieces(text) if by_entry else []
+    if not pieces:
+        return split(without_instructions(text)[0])
+    strips: list[str] = []
+    for piece, entry in pieces:
+        clean = without_instructions(piece)[0]
+        strips += split(clean) if not entry else [" ".join(clean.split())] if clean else []
+    return strips
 
 
 def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -> list[Strip]:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from nodes._doc_entries import Entry, split_entries
+from nodes._doc_entries import Entry, entry_pieces, split_entries
 from stores.loaders import load_source
 
 DOCS = Path(__file__).parents[3] / "bench" / "datasets" / "docqa" / "docs"
@@ -63,3 +63,17 @@ def test_rendered_html_entries_as_indexed() -> None:
 def test_prose_has_no_entries() -> None:
     text = _section("sed/info-sed-exit-status.txt", "An exit status of zero", "\n\n")
     assert split_entries(text) == []
+
+
+def test_entry_pieces_keep_the_prose_and_give_each_entry_whole() -> None:
+    text = _section("grep/grep-help.txt", "Context control:", "--group-separator")
+    pieces = entry_pieces("Some prose first.\n\n" + text)
+    assert pieces[0] == ("Some prose first.", False)
+    entries = [piece for piece, entry in pieces if entry]
+    assert entries[0].startswith("-B, --before-context=NUM")
+    assert "trailing" not in entries[0]  # the next option's description is its own piece
+    assert any(piece.startswith("-A, --after-context=NUM") for piece in entries)
+
+
+def test_prose_alone_gives_no_pieces() -> None:
+    assert entry_pieces("A river runs through it. It is long.\nAnd wide.") == []
