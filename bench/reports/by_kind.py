@@ -1,9 +1,10 @@
 """A documentation run's outcomes by kind of question, as issue 39 states its goals.
 
 Single-hop and two-hop Acc over the answerable questions of each kind (an abstention is
-wrong), the share of unanswerable questions declined, and the false-abstention rate on the
-answerable ones; per strategy, from a run's records and the set's questions file (which
-holds each question's `hop`).
+wrong; scored again with today's scorer, so runs scored under older rules compare), the
+share of unanswerable questions declined, and the false-abstention rate on the answerable
+ones; per strategy, from a run's records and the set's questions file (which holds each
+question's `hop`).
 
     python -m bench.reports.by_kind docs/bench/docqa-test/acrag bench/datasets/docqa/test.jsonl
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from bench.datasets.check import question_kind
 from bench.harness.metrics import question_correct
 from bench.harness.records import Record, read_records
+from bench.reports.rescore_answers import acc_today
 
 __all__ = ["KINDS", "by_kind", "main"]
 
@@ -33,7 +35,7 @@ def by_kind(
         if kind is None or r.error:
             continue
         row = table[r.strategy]
-        right = question_correct(r.answers, acc=r.acc, abstained=r.abstained)
+        right = question_correct(r.answers, acc=acc_today(r), abstained=r.abstained)
         row[kind][0] += int(right > 0)
         row[kind][1] += 1
         if kind != "unanswerable":

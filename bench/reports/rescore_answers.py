@@ -17,7 +17,7 @@ from pathlib import Path
 from bench.harness.metrics import is_answerable, score_prediction
 from bench.harness.records import Record, read_records
 
-__all__ = ["Changed", "main", "rescored"]
+__all__ = ["Changed", "acc_today", "main", "rescored"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +28,19 @@ class Changed:
     now: float
 
 
+def acc_today(record: Record) -> float:
+    """Return the record's Acc under today's scorer (an abstention's sentence answers nothing)."""
+    answer = "" if record.abstained else record.prediction
+    return score_prediction(answer, record.answers).acc
+
+
 def rescored(records: Sequence[Record]) -> dict[str, tuple[int, float, float, list[Changed]]]:
     """Return per strategy: answerable questions, Acc recorded, Acc today, the changes."""
     found: dict[str, list[tuple[Record, float]]] = defaultdict(list)
     for record in records:
         if record.error or not is_answerable(record.answers):
             continue
-        # As when the run scored it: an abstention's sentence answers nothing.
-        answer = "" if record.abstained else record.prediction
-        found[record.strategy].append((record, score_prediction(answer, record.answers).acc))
+        found[record.strategy].append((record, acc_today(record)))
     table = {}
     for strategy, pairs in found.items():
         then = sum(r.acc for r, _ in pairs) / len(pairs)

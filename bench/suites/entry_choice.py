@@ -28,7 +28,8 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from bench.harness.metrics import score_prediction
+from bench.harness.records import read_records
+from bench.reports.rescore_answers import acc_today
 from bench.suites.doc_retrieval import exact_token_rank
 from nodes._doc_entries import Entry, split_entries
 from stores.ingest import ingest
@@ -85,12 +86,7 @@ def _entries(chunks: list[str]) -> list[Entry]:
 def _reader_right(path: Path | None) -> dict[str, bool]:
     if path is None:
         return {}
-    right = {}
-    for line in path.read_text().splitlines():
-        r = json.loads(line)
-        answer = "" if r.get("abstained") else r.get("prediction", "")
-        right[r["id"]] = score_prediction(answer, r["answers"]).acc > 0
-    return right
+    return {r.id: acc_today(r) > 0 for r in read_records(path).values()}
 
 
 def _rates(found: list[int]) -> dict[str, float | int]:

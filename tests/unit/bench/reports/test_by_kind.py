@@ -9,16 +9,16 @@ KINDS = {"1": "single-hop", "2": "single-hop", "3": "two-hop", "4": "unanswerabl
 
 def _run():
     return [
-        record("acrag", 1, score=1.0, answers=["-k"]),
+        record("acrag", 1, score=0.0, answers=["-k"], prediction="Use -k."),  # rescored: right
         record("acrag", 2, score=0.0, answers=["-x"], abstained=True),  # a false abstention
-        record("acrag", 3, score=1.0, answers=["--depth"]),
+        record("acrag", 3, score=1.0, answers=["--depth"], prediction="--depth 1"),
         record("acrag", 4, score=0.0, answers=[], abstained=True),  # declined: right
-        record("acrag", 5, score=1.0, answers=["y"]),  # not in the set: left out
+        record("acrag", 5, score=1.0, answers=["y"], prediction="y"),  # not in the set: left out
         record("single", 1, score=0.0, answers=["-k"], error="Boom"),  # errors: left out
     ]
 
 
-def test_each_kind_is_counted_with_its_own_rule():
+def test_each_kind_is_counted_with_its_own_rule_and_today_s_scorer():
     table = by_kind(_run(), KINDS)
     assert table["acrag"] == {
         "single-hop": (1, 2),
