@@ -13,7 +13,15 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Outcome", "Record", "RecordKey", "append_record", "read_records", "write_records"]
+__all__ = [
+    "Outcome",
+    "Record",
+    "RecordKey",
+    "append_record",
+    "read_records",
+    "read_run",
+    "write_records",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +131,18 @@ def read_records(path: Path) -> dict[RecordKey, Record]:
             found.pop(record.key, None)  # so the order is that of each key's last write
             found[record.key] = record
     return found
+
+
+def read_run(run: Path) -> list[Record]:
+    """Return a run's records, given its folder or its `records.jsonl` (for report commands).
+
+    Raises:
+        SystemExit: Nothing is there, with a message that says what to give.
+    """
+    path = run / "records.jsonl" if run.is_dir() else run
+    if not path.is_file():
+        raise SystemExit(f"no records at {path}: give a run's folder or its records.jsonl")
+    return list(read_records(path).values())
 
 
 def write_records(path: Path, records: Iterable[Record]) -> None:

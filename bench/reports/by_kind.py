@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench.datasets.check import question_kind
 from bench.harness.metrics import question_correct
-from bench.harness.records import Record, read_records
+from bench.harness.records import Record, read_run
 from bench.reports.rescore_answers import acc_today
 
 __all__ = ["KINDS", "by_kind", "main"]
@@ -57,12 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("run", type=Path, help="a run's folder or its records.jsonl")
     parser.add_argument("questions", type=Path, help="the set's questions (JSON lines)")
     args = parser.parse_args(argv)
-    path = args.run / "records.jsonl" if args.run.is_dir() else args.run
-    if not path.is_file():
-        raise SystemExit(f"no records at {path}: give a run's folder or its records.jsonl")
     lines = args.questions.read_text(encoding="utf-8").splitlines()
     kinds = {str(q["id"]): question_kind(q) for q in map(json.loads, filter(str.strip, lines))}
-    table = by_kind(list(read_records(path).values()), kinds)
+    table = by_kind(read_run(args.run), kinds)
     print(  # noqa: T201 - CLI output
         "| strategy | single-hop Acc | two-hop Acc | unanswerable declined | false abstention |\n"
         "|---|---:|---:|---:|---:|"

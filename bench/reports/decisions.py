@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from bench.harness.records import Record, read_records
+from bench.harness.records import Record, read_run
 from bench.harness.strategies import ordered_strategies
 from bench.reports.versus import Interval, difference
 
@@ -97,13 +97,6 @@ def decisions_table(found: Sequence[Decision]) -> str:
     return "\n".join(lines)
 
 
-def _records(folder: Path) -> list[Record]:
-    path = folder / "records.jsonl" if folder.is_dir() else folder
-    if not path.is_file():
-        raise SystemExit(f"no records at {path}: give a run's folder or its records.jsonl")
-    return list(read_records(path).values())
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the comparisons of the record and the quick run, and whether they agree."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -111,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("quick", type=Path, help="the decision run's folder")
     parser.add_argument("--metric", default="f1", choices=("em", "f1", "acc"))
     args = parser.parse_args(argv)
-    found = decisions(_records(args.record), _records(args.quick), metric=args.metric)
+    found = decisions(read_run(args.record), read_run(args.quick), metric=args.metric)
     print(decisions_table(found))  # noqa: T201 - CLI output
     return 0
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.harness.metrics import is_answerable, score_prediction
-from bench.harness.records import Record, read_records
+from bench.harness.records import Record, read_run
 
 __all__ = ["Changed", "acc_today", "main", "rescored"]
 
@@ -56,10 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("runs", type=Path, nargs="+", help="run folders or records.jsonl files")
     args = parser.parse_args(argv)
     for run in args.runs:
-        path = run / "records.jsonl" if run.is_dir() else run
-        if not path.is_file():
-            raise SystemExit(f"no records at {path}: give a run's folder or its records.jsonl")
-        table = rescored(list(read_records(path).values()))
+        table = rescored(read_run(run))
         for strategy, (n, then, now, changed) in table.items():
             print(  # noqa: T201 - CLI output
                 f"{run} {strategy}: {n} answerable, Acc {100 * then:.1f} recorded, "

@@ -34,7 +34,7 @@ import numpy as np
 from stores.ingest import ingest
 from stores.retrieval import Mode, make_retriever
 
-__all__ = ["exact_token_rank", "main", "passage_found", "passage_rank", "token_found"]
+__all__ = ["cosines", "exact_token_rank", "main", "passage_found", "passage_rank", "token_found"]
 
 _WORD = re.compile(r"\w+")
 
@@ -103,9 +103,17 @@ def _reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
 _FUSION_K = 10
 
 
+def cosines(question: str, texts: list[str]) -> list[float]:
+    """Return the MiniLM cosine of each text with the question (the model loads once)."""
+    from models.embeddings import MiniLMEmbeddings
+
+    vectors = np.asarray(MiniLMEmbeddings().embed_documents([question, *texts]))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors[1:] @ vectors[0]).tolist()
+
+
 def _entry_reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
     """Return the top `depth` documents fused with the order of their best entry's cosine."""
-    from models.embeddings import MiniLMEmbeddings
     from nodes._doc_entries import split_entries
 
     head = docs[:depth]
@@ -115,10 +123,8 @@ def _entry_reranked(question: str, docs: list[Any], depth: int) -> list[Any]:
         entries = split_entries(doc.page_content)
         texts += [f"{e.head} {e.description}" for e in entries] or [doc.page_content]
         owners += [i] * max(len(entries), 1)
-    vectors = np.asarray(MiniLMEmbeddings().embed_documents([question, *texts]))
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     best = [-1.0] * len(head)
-    for owner, score in zip(owners, (vectors[1:] @ vectors[0]).tolist(), strict=True):
+    for owner, score in zip(owners, cosines(question, texts), strict=True):
         best[owner] = max(best[owner], score)
     by_entry = {
         doc: rank for rank, doc in enumerate(sorted(range(len(head)), key=lambda i: -best[i]))

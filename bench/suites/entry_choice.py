@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import bm25s
-import numpy as np
 
 from bench.harness.records import read_records
 from bench.reports.rescore_answers import acc_today
-from bench.suites.doc_retrieval import exact_token_rank
+from bench.suites.doc_retrieval import cosines, exact_token_rank
 from nodes._doc_entries import Entry, split_entries
 from stores.ingest import ingest
 from stores.retrieval import make_retriever
@@ -54,15 +53,7 @@ def _bm25(question: str, texts: list[str]) -> Sequence[float]:
 
 def scorers() -> dict[str, Scorer]:
     """Return the candidate scorers by name (the models load on first use)."""
-    from models.embeddings import MiniLMEmbeddings
     from models.evaluator import load_evaluator
-
-    embedder = MiniLMEmbeddings()
-
-    def dense(question: str, texts: list[str]) -> Sequence[float]:
-        vectors = np.asarray(embedder.embed_documents([question, *texts]))
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        return (vectors[1:] @ vectors[0]).tolist()
 
     def evaluator(question: str, texts: list[str]) -> Sequence[float]:
         return [float(s) for s in load_evaluator().score(question, texts)]
@@ -70,7 +61,7 @@ def scorers() -> dict[str, Scorer]:
     def listed(question: str, texts: list[str]) -> Sequence[float]:
         return [-float(i) for i in range(len(texts))]
 
-    return {"listed": listed, "bm25": _bm25, "dense": dense, "evaluator": evaluator}
+    return {"listed": listed, "bm25": _bm25, "dense": cosines, "evaluator": evaluator}
 
 
 def gold_rank(scores: Sequence[float], gold: set[int]) -> int:
