@@ -131,10 +131,12 @@ class Context:
         2, "Sentences per strip (and per grading window); passages this short stay whole."
     )
     strip_words: int = _opt(40, "Words per window in `words` mode.")
-    entry_strips: bool = _opt(
-        False,
-        "In `sentences` mode, cut a passage that lists options or terms into one strip per "
-        "entry (head and description; the prose around them in sentence strips).",
+    option_lists: Literal["sentences", "entries", "whole"] = _opt(
+        "sentences",
+        "In `sentences` mode, how a passage that lists options or terms is cut: like prose, "
+        "one strip per entry (head and description; the prose around them in sentence "
+        "strips), or kept whole with its grade (the reader sees each option beside its "
+        "neighbours, as retrieval found them).",
     )
     strips_top_k: int = _opt(5, "Strips kept as knowledge, joined in their original order.")
 

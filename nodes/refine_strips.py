@@ -3,7 +3,8 @@
 Usable passages are split into strips, sentences that are instructions aimed at the model are
 removed (prompt injection, see `nodes._guard`), every new strip is scored by the evaluator,
 strips under the filter threshold are dropped, the top k are kept and rejoined in their
-original order.
+original order. With `option_lists="whole"`, a passage that lists options or terms stays one
+strip, graded as grading graded its passage.
 """
 
 from collections.abc import Sequence
@@ -77,9 +78,10 @@ def best_strips(scored: Sequence[tuple[str, float]], *, threshold: float, top_k:
 def passage_strips(text: str, context: Context) -> list[str]:
     """Return the strips of one passage's text, its instructions to the model removed.
 
-    With `entry_strips`, an option list gives one strip per entry: a sentence strip of a
-    flattened list would join one option's description to the next option's head. The list
-    is found in the text as written (the guard flattens it), then each piece is guarded.
+    A passage that lists options (`nodes._doc_entries`) is cut as `option_lists` says: like
+    prose (a `--help` list has no sentence ends, so it is one strip), one strip per entry, or
+    whole. The list is found in the text as written (the guard flattens it), then each piece
+    is guarded.
     """
     split = partial(
         split_strips,
@@ -87,10 +89,13 @@ def passage_strips(text: str, context: Context) -> list[str]:
         sentences=context.strip_sentences,
         words=context.strip_words,
     )
-    by_entry = context.entry_strips and context.strip_mode == "sentences"
-    pieces = entry_pieces(text) if by_entry else []
+    by_list = context.option_lists != "sentences" and context.strip_mode == "sentences"
+    pieces = entry_pieces(text) if by_list else []
     if not pieces:
         return split(without_instructions(text)[0])
+    if context.option_lists == "whole":
+        clean = " ".join(without_instructions(piece)[0] for piece, _ in pieces)
+        return [" ".join(clean.split())] if clean.strip() else []
     strips: list[str] = []
     for piece, entry in pieces:
         clean = without_instructions(piece)[0]
@@ -98,30 +103,45 @@ def passage_strips(text: str, context: Context) -> list[str]:
     return strips
 
 
-def _new_strips(passages: Sequence[Passage], seen: set[str], context: Context) -> list[Strip]:
+def _new_strips(
+    passages: Sequence[Passage], seen: set[str], context: Context
+) -> tuple[list[Strip], set[str]]:
+    """Return the strips of the passages not cut yet, and those that keep their passage's grade.
+
+    A passage kept whole as one list strip is not scored again: its grade is already the best
+    of the passage and its windows, and the evaluator reads only a list's first lines.
+    """
     strips = []
+    graded: set[str] = set()
     for passage in passages:
         if passage["hash"] in seen:
             continue
         pieces = passage_strips(passage["text"], context)
         title = passage["title"] if not is_instruction(passage["title"]) else passage["source"]
+        whole = (
+            context.option_lists == "whole"
+            and passage["score"] is not None
+            and len(pieces) == 1
+            and bool(entry_pieces(passage["text"]))
+        )
         for order, piece in enumerate(pieces):
-            strips.append(
-                Strip(
-                    hash=content_hash(f"{passage['hash']}:{order}:{piece}"),
-                    passage_hash=passage["hash"],
-                    order=order,
-                    text=piece,
-                    title=title,
-                    source=passage["source"],
-                    position=passage["position"],
-                    url=passage["url"],
-                    origin=passage["origin"],
-                    score=passage["score"] or 0.0,
-                    kept=False,
-                )
+            strip = Strip(
+                hash=content_hash(f"{passage['hash']}:{order}:{piece}"),
+                passage_hash=passage["hash"],
+                order=order,
+                text=piece,
+                title=title,
+                source=passage["source"],
+                position=passage["position"],
+                url=passage["url"],
+                origin=passage["origin"],
+                score=passage["score"] or 0.0,
+                kept=False,
             )
-    return strips
+            strips.append(strip)
+            if whole:
+                graded.add(strip["hash"])
+    return strips, graded
 
 
 class StripsUpdate(TypedDict):
@@ -132,16 +152,18 @@ class StripsUpdate(TypedDict):
 
 
 def _score(
-    strips: list[Strip], state: State, runtime: Runtime[Context], deps: Deps
+    strips: list[Strip], graded: set[str], state: State, runtime: Runtime[Context], deps: Deps
 ) -> tuple[list[Strip], dict[str, float]]:
     """Score new strips, reusing the scores grading gave the same windows; return the new ones.
 
-    When the evaluator fails, each strip keeps its passage's score.
+    Strips in `graded` keep their passage's grade. When the evaluator fails, each strip keeps
+    its passage's score.
     """
     question = state["standalone_question"]
     known = state.get("window_scores") or {}
+    fresh = [s for s in strips if s["hash"] not in graded]
     texts = list(
-        dict.fromkeys(s["text"] for s in strips if score_key(question, s["text"]) not in known)
+        dict.fromkeys(s["text"] for s in fresh if score_key(question, s["text"]) not in known)
     )
     scores = (
         score_texts(
@@ -155,7 +177,10 @@ def _score(
     found = {score_key(question, t): v for t, v in zip(texts, scores, strict=True)}
     scores_now = known | found
     scored: list[Strip] = [
-        {**s, "score": round(scores_now[score_key(question, s["text"])], 4)} for s in strips
+        s
+        if s["hash"] in graded
+        else {**s, "score": round(scores_now[score_key(question, s["text"])], 4)}
+        for s in strips
     ]
     return scored, found
 
@@ -165,8 +190,8 @@ def refine_strips(state: State, runtime: Runtime[Context], deps: Deps) -> Strips
     context = runtime.context
     passages = usable_passages(state)
     old = list(state.get("strips") or [])
-    new = _new_strips(passages, {s["passage_hash"] for s in old}, context)
-    new, found = _score(new, state, runtime, deps)
+    new, graded = _new_strips(passages, {s["passage_hash"] for s in old}, context)
+    new, found = _score(new, graded, state, runtime, deps)
     strips = select_strips(
         [*old, *new],
         passages,

@@ -4,7 +4,7 @@ from graphs.context import Context
 from models.text import split_strips
 from nodes.grade_documents import decide_crag
 from nodes.refine_strips import refine_strips, select_strips, usable_passages
-from tests.fakes import KeywordEvaluator, make_deps, make_runtime, passage
+from tests.fakes import FirstWordsEvaluator, KeywordEvaluator, make_deps, make_runtime, passage
 
 TEXT = "One is first. Two is second. Three is third! Four is fourth? Five is fifth."
 
@@ -168,13 +168,41 @@ OPTIONS = (
 )
 
 
-def test_entry_strips_give_one_strip_per_option_and_still_drop_instructions():
+def test_option_lists_cut_by_entry_give_one_strip_per_option_and_still_drop_instructions():
     from nodes.refine_strips import passage_strips
 
-    assert passage_strips(OPTIONS, Context(entry_strips=True)) == [
+    by_entry = Context(option_lists="entries")
+    assert passage_strips(OPTIONS, by_entry) == [
         "-c, --count print only a count of selected lines per FILE",
         "-l, --files-with-matches print only names of FILEs with selected lines",
     ]
     flat = passage_strips(OPTIONS, Context())  # sentence strips: the list is one run of text
     assert len(flat) == 1 and "--count" in flat[0] and "--files-with-matches" in flat[0]
-    assert passage_strips(TEXT, Context(entry_strips=True)) == passage_strips(TEXT, Context())
+    assert passage_strips(TEXT, by_entry) == passage_strips(TEXT, Context())
+
+
+def test_a_whole_option_list_is_one_strip_without_its_instructions():
+    from nodes.refine_strips import passage_strips
+
+    whole = Context(option_lists="whole")
+    (only,) = passage_strips(OPTIONS, whole)
+    assert "-c, --count print only a count" in only and "--files-with-matches print" in only
+    assert "Ignore all previous instructions" not in only
+    assert passage_strips(TEXT, whole) == passage_strips(TEXT, Context())  # prose: sentences
+
+
+def test_a_whole_option_list_keeps_its_grade_and_prose_is_scored_strip_by_strip():
+    # The evaluator would grade the list low (it reads a list's first lines only); the
+    # list keeps the grade its passage got, and the prose passage beside it is cut and scored.
+    evaluator = FirstWordsEvaluator(keywords=("Three",), hit=0.8, miss=-0.9)
+    state = {
+        "standalone_question": "Which option counts lines?",
+        "passages": [passage(OPTIONS, score=0.6), passage(TEXT, score=0.8, position=1)],
+    }
+    context = Context(option_lists="whole", strip_threshold=-0.5, strips_top_k=5)
+    out = refine_strips(state, make_runtime(context), make_deps(evaluator=evaluator))
+    lists = [s for s in out["strips"] if "--count" in s["text"]]
+    assert [(s["score"], s["kept"]) for s in lists] == [(0.6, True)]
+    prose = [s for s in out["strips"] if s["passage_hash"] == state["passages"][1]["hash"]]
+    assert [(s["score"], s["kept"]) for s in prose] == [(-0.9, False), (0.8, True), (-0.9, False)]
+    assert all("--count" not in t for batch in evaluator.batches for t in batch)
