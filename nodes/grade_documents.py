@@ -2,11 +2,13 @@
 
 A passage's grade is the best of its whole-passage score and the scores of its sentence windows
 (refinement's sentence strips, instructions removed): the evaluator reads at most 160 tokens and
-underrates a long passage whose answer sits in the middle. Web passages are not graded here
-(by origin): refinement scores them strip by strip.
+underrates a long passage whose answer sits in the middle. When option lists are cut by entry or
+kept whole (`option_lists`), a list's windows are its entries, so a list is graded by its best
+entry. Web passages are not graded here (by origin): refinement scores them strip by strip.
 """
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
@@ -18,6 +20,7 @@ from graphs.state import Passage, State, score_key
 from models.text import content_tokens, split_strips, stems
 from nodes._common import score_texts
 from nodes._guard import without_instructions
+from nodes.refine_strips import passage_strips
 
 __all__ = [
     "CragUpdate",
@@ -56,12 +59,17 @@ def grading_batch(
     """
     batch, owners = list(texts), list(range(len(texts)))
     asked = stems(content_tokens(question))
+    by_entry = replace(context, strip_mode="sentences", option_lists="entries")
     for index, text in enumerate(texts if context.grade_windows else []):
-        windows = split_strips(
-            without_instructions(text)[0],
-            mode="sentences",
-            sentences=context.strip_sentences,
-            words=context.strip_words,
+        windows = (
+            passage_strips(text, by_entry)
+            if context.option_lists != "sentences"
+            else split_strips(
+                without_instructions(text)[0],
+                mode="sentences",
+                sentences=context.strip_sentences,
+                words=context.strip_words,
+            )
         )
         if windows == [" ".join(text.split())]:
             continue

@@ -148,3 +148,27 @@ def test_a_window_sharing_no_word_with_the_question_cannot_lift_the_grade():
     assert texts == [text] and owners == [0]
     shared = grading_batch([text], Context(), question="When was the novel released?")[0]
     assert any("October 1999" in window for window in shared[1:])
+
+
+OPTION_LIST = (
+    "  -a, --text                treat all files as text\n"
+    "  -b, --ignore-space-change ignore changes in the amount of white space\n"
+    "  -B, --ignore-blank-lines  ignore changes whose lines are all blank\n"
+    "  -i, --ignore-case         ignore case differences in file contents\n"
+    "  -w, --ignore-all-space    ignore all white space\n"
+)
+
+
+@pytest.mark.parametrize("lists", ["entries", "whole"])
+def test_an_option_list_is_graded_by_its_best_entry_when_lists_are_cut_by_entry(lists):
+    # The evaluator reads only a list's first lines; the answering entry is the last one.
+    question = "How do I make diff ignore white space?"
+    evaluator = FirstWordsEvaluator(("--ignore-all-space",), reads=6)
+    assert _crag(OPTION_LIST, Context(), evaluator)["crag_scores"] == [-0.9]  # one flat window
+    evaluator = FirstWordsEvaluator(("--ignore-all-space",), reads=6)
+    state = {"standalone_question": question, "passages": [passage(OPTION_LIST, score=None)]}
+    runtime, deps = make_runtime(Context(option_lists=lists)), make_deps(evaluator=evaluator)
+    assert decide_crag(state, runtime, deps)["crag_scores"] == [0.9]
+    windows = evaluator.batches[0][1:]
+    assert "-w, --ignore-all-space ignore all white space" in windows
+    assert not any("--text" in w for w in windows)  # shares no word with the question
