@@ -132,7 +132,7 @@ class Context:
     )
     strip_words: int = _opt(40, "Words per window in `words` mode.")
     option_lists: Literal["sentences", "entries", "whole"] = _opt(
-        "sentences",
+        "whole",
         "In `sentences` mode, how a passage that lists options or terms is cut: like prose, "
         "one strip per entry (head and description; the prose around them in sentence "
         "strips), or kept whole with its grade (the reader sees each option beside its "
