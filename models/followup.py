@@ -48,6 +48,8 @@ _REFERRING = re.compile(
     re.IGNORECASE,
 )
 """Words that point into the conversation ("that town", "the one you mentioned")."""
+_ASKS_AGAIN = re.compile(r"^(?:what|how)\s+about\b", re.IGNORECASE)
+""""What about Port Alder?": the previous question, asked about something else."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +100,13 @@ def points_back(turn: str) -> bool:
     """Tell whether a turn cannot mean anything without the conversation.
 
     A pronoun, a pointing word ("there", "that town", "the one you mentioned"), a leading
-    "And", a fragment, or one content word at most ("for how long?", "What's the record?"):
-    a rewrite of such a turn that adds nothing to it has not made it standalone.
+    "And" or "What about", a fragment, or one content word at most ("for how long?", "What's
+    the record?"): a rewrite of such a turn that adds nothing to it has not made it standalone.
     """
     text = without_conjunction(turn)
     return bool(
         text != turn.strip()
+        or _ASKS_AGAIN.match(text)
         or is_fragment(text)
         or pronouns(text)
         or _REFERRING.search(text)
@@ -115,10 +118,11 @@ def stands_alone(turn: str) -> bool:
     """Tell whether a turn is a full question that names its topic and points nowhere back.
 
     "Where was Odile Fanshaw born?" stands alone; "Where was she born?", "What is that town
-    known for?", "And Port Alder?" and "Who built the hall?" (no name) do not.
+    known for?", "And Port Alder?", "What about Port Alder?" and "Who built the hall?" (no
+    name) do not.
     """
     text = without_conjunction(turn)
-    if is_fragment(text) or pronouns(text) or _REFERRING.search(text):
+    if is_fragment(text) or pronouns(text) or _REFERRING.search(text) or _ASKS_AGAIN.match(text):
         return False
     return bool(name_runs(text))
 

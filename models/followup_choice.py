@@ -47,6 +47,7 @@ __all__ = ["ChoiceRewriter", "asked_about"]
 _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
 
 
 def _choose_prefix() -> tuple[BaseMessage, ...]:
@@ -130,11 +131,16 @@ class ChoiceRewriter:
     def _ellipsis(
         self, model: BaseChatModel, turn: str, history: Sequence[Exchange]
     ) -> Rewrite | None:
-        """Ask the previous standalone question about the X of "And X?" (a name) instead."""
+        """Ask the previous standalone question about the X of "And X?" (a name) instead.
+
+        The name may come with its article ("and the Zeller Tower?"); the previous question
+        keeps its own ("When was the Halvard Bridge opened?" -> "... the Zeller Tower ...").
+        """
         asked = _ELLIPSIS.match(turn.strip())
         new = asked.group(1).strip() if asked else ""
+        bare = _ARTICLE.sub("", new)
         previous = _asked(history[-1])
-        if not new[:1].isupper() or name_runs(new) != [new] or new in previous:
+        if not bare[:1].isupper() or name_runs(bare) != [bare] or bare in previous:
             return None
         names = [n.removeprefix("the ") for n in name_runs(previous)]
         if len(names) > 1:
@@ -142,8 +148,8 @@ class ChoiceRewriter:
             names = [replaced] if replaced in names else []
         if not names:
             return None
-        question = previous.replace(names[0], new, 1)
-        return Rewrite(question[:1].upper() + question[1:], "model", f"{new} for {names[0]}")
+        question = previous.replace(names[0], bare if f"the {names[0]}" in previous else new, 1)
+        return Rewrite(question[:1].upper() + question[1:], "model", f"{bare} for {names[0]}")
 
     def _choose(
         self,

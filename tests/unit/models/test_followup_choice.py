@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from models.followup import Exchange
 from models.followup_choice import ChoiceRewriter
 from tests.fakes import structured_model
@@ -118,6 +120,26 @@ def test_and_x_asks_the_previous_question_about_x_without_a_model_call():
     found = ChoiceRewriter(lambda: model).rewrite("And Port Alder?", history)
     assert found.question == "How many inhabitants does Port Alder have?"
     assert found.referent == "Port Alder for Dunmere" and model.calls == []
+
+
+@pytest.mark.parametrize(
+    ("previous", "turn", "expected"),
+    [
+        (
+            "When was the Pellor Lighthouse lit?",
+            "and the Astin Mill?",
+            "When was the Astin Mill lit?",
+        ),
+        ("How tall is Wenmoor Spire?", "What about the Astin Mill?", "How tall is the Astin Mill?"),
+        ("Who built the Pellor Lighthouse?", "And Astin Mill?", "Who built the Astin Mill?"),
+    ],
+)
+def test_and_the_x_keeps_one_article_and_needs_no_model_call(previous, turn, expected):
+    model = structured_model()
+    history = [Exchange(previous, previous, "an answer")]
+    found = ChoiceRewriter(lambda: model).rewrite(turn, history)
+    assert (found.question, found.made, model.calls) == (expected, "model", [])
+    assert found.referent.startswith("Astin Mill for ")
 
 
 def test_without_a_model_the_rules_answer_and_say_why():
