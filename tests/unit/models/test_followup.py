@@ -31,6 +31,9 @@ KELLO = [
         ("What is that town known for?", False),
         ("Which river leaves the lake there?", False),
         ("And Port Alder?", False),
+        ("What about Port Alder?", False),  # the previous question, about Port Alder
+        ("how about the Astin Mill", False),
+        ("What is known about Port Alder?", True),
         ("Who built the hall?", False),  # no name: it may lean on the conversation
         ("Back to the club: who runs the Tallis Rowing Club?", False),
     ],
