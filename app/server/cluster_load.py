@@ -9,6 +9,7 @@ stored messages are checked: exactly its own questions, in order, one answer eac
 
 import json
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -177,8 +178,16 @@ def _conversation(
 ) -> None:
     first = number % len(clients)
     asked = thread_questions(number, questions)
-    created = on_any(clients, first, lambda c: c.threads.create(metadata={"conversation": number}))
-    thread_id = str(created["thread_id"])
+    # The id is chosen here and the create is idempotent: a create that reached a worker
+    # killed before it answered, then retried on another, must not make a second thread.
+    thread_id = str(uuid.uuid4())
+    on_any(
+        clients,
+        first,
+        lambda c: c.threads.create(
+            thread_id=thread_id, metadata={"conversation": number}, if_exists="do_nothing"
+        ),
+    )
     for question in asked:
         turn = ask(clients, first, thread_id, question)
         turns.append(turn)
