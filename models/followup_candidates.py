@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models.followup_rules import pronoun_kind, pronouns
-from models.names import NOT_NAMES, TRAILING, name_runs, without_conjunction
+from models.names import NOT_NAMES, TRAILING, name_runs, title_runs, without_conjunction
 from models.text import AUXILIARIES, FUNCTION_WORDS
 
 __all__ = ["Pointer", "candidates", "head_noun", "pointer", "substitute"]
@@ -42,6 +42,13 @@ _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _PHRASE_JOINERS = frozenset({"of", "in", "on", "at"})
 _QUOTES = "\"“”'‘’ "
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+_ASKED_NOUN = re.compile(
+    r"^(?:what|which)\s+(?:(?:kind|type|sort)s?\s+of\s+)?([a-z][\w-]*)\s+"
+    r"(?:does|did|do|is|was|are|were|has|had|can|could|will|would)\s+(.+)$",
+    re.IGNORECASE,
+)
+""""What batteries does the Finch-8 radio take?": the thing asked for belongs to the name."""
+_OWNED = re.compile(r"((?:the\s+)?[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*)*)['’]s\s+([a-z][\w-]*)")
 _SUBJECT_THAT = re.compile(r"\b(?:do|does|did|can|could|will|would)\s+(that|this)\b", re.IGNORECASE)
 """"When did that burn down?": after such a verb "that" is the subject itself, not "that <noun>"."""
 
@@ -88,17 +95,43 @@ def _answer_phrases(answer: str) -> list[str]:
 
 
 def _phrases(text: str) -> list[str]:
-    """Return a text's quoted titles, names and "the" phrases.
+    """Return a text's quoted titles, names, "the" phrases and what a name owns.
 
-    A "the" name comes also with the lowercase word after it ("the Finch-8 radio").
+    A title with small words comes whole and in parts ("Morning over Sorrel", "Morning",
+    "Sorrel"); a "the" name comes also with the lowercase word after it ("the Finch-8
+    radio").
     """
-    out: list[str] = _QUOTED.findall(text)
-    for run in name_runs(text):
+    runs = name_runs(text)
+    out: list[str] = _QUOTED.findall(text) + [t for t in title_runs(text) if t not in runs]
+    out += _owned(text, runs)
+    for run in runs:
         out.append(run)
         after = re.search(rf"{re.escape(run)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
         if run.startswith("the ") and after and after.group(1) not in FUNCTION_WORDS:
             out.append(f"{run} {after.group(1)}")
     out += _definite(text)
+    return out
+
+
+def _owned(text: str, runs: Sequence[str]) -> list[str]:
+    """Return what a name owns: "the Finch-8 radio's batteries", said so or asked for.
+
+    "What batteries does the Finch-8 radio take?" asks for the radio's batteries, and a
+    later "How long do they last?" means them, not the radio.
+    """
+    out = [f"{name}'s {noun}" for name, noun in _OWNED.findall(text) if noun not in NOT_NAMES]
+    asked = _ASKED_NOUN.match(without_conjunction(text).strip())
+    if asked and asked.group(1).lower() not in NOT_NAMES:
+        rest = asked.group(2)
+        names = [r for r in runs if rest.startswith(r)]
+        if names:
+            name = max(names, key=len)
+            after = re.match(rf"{re.escape(name)}\s+([a-z][\w-]*)\s", rest)
+            if after and name.startswith("the ") and after.group(1) not in FUNCTION_WORDS:
+                following = rest[len(name) + 1 :].split()[1:2]
+                if following and following[0].rstrip(TRAILING).islower():
+                    name = f"{name} {after.group(1)}"  # "the Finch-8 radio", not "the Finch-8"
+            out.append(f"{name}'s {asked.group(1)}")
     return out
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "main_name",
     "name_runs",
     "split_words",
+    "title_runs",
     "without_conjunction",
 ]
 
@@ -29,6 +30,11 @@ NOT_NAMES = FUNCTION_WORDS | REQUESTS
 ARTICLES = ("the", "a", "an")
 _CONJUNCTION = re.compile(r"^(and|so|but|also|then|ok|okay)\b[,\s]*", re.IGNORECASE)
 _JOINERS = frozenset("of the in to a an and for on de del da von van der du la le".split())
+_TITLE_JOINERS = _JOINERS | frozenset(
+    "at over with by from under upon into near beyond across after before without".split()
+)
+"""Small words inside a title ("Evening at the Mill", "Girl with a Blue Kite"); between
+two names they also join what is not a title, so `title_runs` is offered beside `name_runs`."""
 _LEADING = "(\"“'‘"
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
@@ -59,7 +65,7 @@ def main_name(question: str) -> str:
     return max(name_runs(question), key=lambda run: len(run.split()), default="")
 
 
-def name_runs(text: str) -> list[str]:
+def name_runs(text: str, *, joiners: frozenset[str] = _JOINERS) -> list[str]:
     """Return the runs of capitalised words, with inner joiners and numbers next to them.
 
     "the" just before a run is kept ("the Battle of Manila"), a run may start with "The" or
@@ -70,7 +76,7 @@ def name_runs(text: str) -> list[str]:
     runs: list[str] = []
     i = 0
     while i < len(words):
-        end = _run_end(words, i)
+        end = _run_end(words, i, joiners)
         if end > i:
             start = i - 1 if i > 0 and words[i - 1].lower() == "the" else i
             run = " ".join(words[start:end]).rstrip(TRAILING)
@@ -79,11 +85,20 @@ def name_runs(text: str) -> list[str]:
     return runs
 
 
-def _run_end(words: list[str], start: int) -> int:
+def title_runs(text: str) -> list[str]:
+    """Return the runs of capitalised words joined also across a title's small words.
+
+    "Who painted Morning over Sorrel?" -> ["Morning over Sorrel"], where `name_runs` gives
+    "Morning" and "Sorrel".
+    """
+    return name_runs(text, joiners=_TITLE_JOINERS)
+
+
+def _run_end(words: list[str], start: int, joiners: frozenset[str]) -> int:
     """Return where a run of capitalised words starting at `start` ends (`start` if none)."""
     end = start
     for i in range(start, len(words)):
-        if not _fits(words, i, start):
+        if not _fits(words, i, start, joiners):
             break
         end = i + 1
         initial = len(bare(words[i])) == 1 and words[i].endswith(".")  # "Michael C. Hall"
@@ -92,7 +107,7 @@ def _run_end(words: list[str], start: int) -> int:
     return end
 
 
-def _fits(words: list[str], i: int, start: int) -> bool:
+def _fits(words: list[str], i: int, start: int, joiners: frozenset[str]) -> bool:
     """Tell whether word `i` continues (or, at `start`, opens) a run of capitalised words."""
     word = bare(words[i])
     lower = _CONTRACTION.sub("", word.lower())  # "What's" is "What", not a name
@@ -100,13 +115,13 @@ def _fits(words: list[str], i: int, start: int) -> bool:
     if i == start:
         article = lower in ARTICLES and _capital_at(words, i + 1)
         return number or (capital(word) and (lower not in NOT_NAMES or article))
-    joiner = lower in _JOINERS and _capital_after_joiners(words, i)
+    joiner = lower in joiners and _capital_after_joiners(words, i, joiners)
     return capital(word) or joiner or number
 
 
-def _capital_after_joiners(words: list[str], i: int) -> bool:
+def _capital_after_joiners(words: list[str], i: int, joiners: frozenset[str]) -> bool:
     """Tell whether joiners from `i` on lead to a capitalised word ("Coton in the Elms")."""
-    while i < len(words) and words[i].lower() in _JOINERS:
+    while i < len(words) and words[i].lower() in joiners:
         i += 1
     return _capital_at(words, i)
 

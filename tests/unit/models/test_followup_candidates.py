@@ -18,10 +18,19 @@ from models.followup_candidates import candidates, pointer, substitute
             [("Who designed the Halvard Bridge?", "Marta Kello designed the Halvard Bridge.")],
             ["Marta Kello", "the Halvard Bridge"],
         ),
-        # a "the" name with the noun after it, and a definite phrase with its "of <Name>"
+        # what the question asks for belongs to its name; a "the" name with the noun after
+        # it, and a definite phrase with its "of <Name>"
         (
             [("What batteries does the Finch-8 radio take?", "AA")],
-            ["AA", "the Finch-8", "the Finch-8 radio"],
+            ["AA", "the Finch-8 radio's batteries", "the Finch-8", "the Finch-8 radio"],
+        ),
+        (
+            [("What kind of telescope does the Greystone Observatory have?", "refractor")],
+            ["refractor", "the Greystone Observatory's telescope", "the Greystone Observatory"],
+        ),
+        (
+            [("Where is the Tallis Rowing Club's boathouse?", "Brackwater")],
+            ["Brackwater", "the Tallis Rowing Club's boathouse", "the Tallis Rowing Club"],
         ),
         (
             [("Where is the boathouse of the Tallis Rowing Club?", "Brackwater")],
@@ -41,6 +50,11 @@ from models.followup_candidates import candidates, pointer, substitute
             ["the Corvane Institute", "Tomas Reyner", "Morning over Sorrel", "Morning", "Sorrel"],
         ),
         ([("How deep is Lake Sorrel?", "87 metres")], ["Lake Sorrel"]),
+        # a title with small words, unquoted: whole and in parts
+        (
+            [("Who painted Girl with a Blue Kite?", "Tomas Reyner")],
+            ["Tomas Reyner", "Girl with a Blue Kite", "Girl", "Blue Kite"],
+        ),
     ],
 )
 def test_candidates_are_the_names_and_noun_phrases_said_newest_first(history, expected):
