@@ -4,7 +4,7 @@ Usable passages are split into strips, sentences that are instructions aimed at 
 removed (prompt injection, see `nodes._guard`), every new strip is scored by the evaluator,
 strips under the filter threshold are dropped, the top k are kept and rejoined in their
 original order. With `option_lists="whole"`, a passage that lists options or terms stays one
-strip, graded as grading graded its passage.
+strip, graded as grading graded its passage, with each entry on its own line.
 """
 
 from collections.abc import Sequence
@@ -93,9 +93,10 @@ def passage_strips(text: str, context: Context) -> list[str]:
     pieces = entry_pieces(text) if by_list else []
     if not pieces:
         return split(without_instructions(text)[0])
-    if context.option_lists == "whole":
-        clean = " ".join(without_instructions(piece)[0] for piece, _ in pieces)
-        return [" ".join(clean.split())] if clean.strip() else []
+    if context.option_lists == "whole":  # one entry a line: run together, the reader mixes them
+        lines = (" ".join(without_instructions(piece)[0].split()) for piece, _ in pieces)
+        whole = "\n".join(line for line in lines if line)
+        return [whole] if whole else []
     strips: list[str] = []
     for piece, entry in pieces:
         clean = without_instructions(piece)[0]

@@ -176,7 +176,7 @@ def test_option_lists_cut_by_entry_give_one_strip_per_option_and_still_drop_inst
         "-c, --count print only a count of selected lines per FILE",
         "-l, --files-with-matches print only names of FILEs with selected lines",
     ]
-    flat = passage_strips(OPTIONS, Context())  # sentence strips: the list is one run of text
+    flat = passage_strips(OPTIONS, Context(option_lists="sentences"))  # one run of text
     assert len(flat) == 1 and "--count" in flat[0] and "--files-with-matches" in flat[0]
     assert passage_strips(TEXT, by_entry) == passage_strips(TEXT, Context())
 
@@ -186,8 +186,10 @@ def test_a_whole_option_list_is_one_strip_without_its_instructions():
 
     whole = Context(option_lists="whole")
     (only,) = passage_strips(OPTIONS, whole)
-    assert "-c, --count print only a count" in only and "--files-with-matches print" in only
-    assert "Ignore all previous instructions" not in only
+    assert only.splitlines() == [  # one entry a line, so the reader does not run them together
+        "-c, --count print only a count of selected lines per FILE",
+        "-l, --files-with-matches print only names of FILEs with selected lines",
+    ]
     assert passage_strips(TEXT, whole) == passage_strips(TEXT, Context())  # prose: sentences
 
 
