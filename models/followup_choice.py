@@ -124,6 +124,8 @@ class ChoiceRewriter:
         if question and not is_fragment(question):
             return Rewrite(question, "model", said)
         written = self._write(model, turn, history, choice)
+        if not points_back(turn) and content_tokens(written) <= content_tokens(turn):
+            return Rewrite(turn, "kept")  # nothing points back and the writer added nothing
         if why := _unusable(written, turn, choice, found):
             raise ValueError(why)
         return Rewrite(written, "model", said)

@@ -75,6 +75,27 @@ def test_a_new_topic_without_a_pointing_word_may_be_left_alone():
     assert "none" in model.calls[-1][1].split(turn)[-1]
 
 
+def test_a_full_question_the_writer_hands_back_unchanged_is_kept_as_typed():
+    # nothing in it points back and the model, given a referent, added nothing: not a
+    # follow-up, so no "(context: ...)" template
+    turn = "Who discovered the sorrel water-lily?"
+    model = structured_model(
+        [
+            ("Topic: the Halvard Bridge", _written(turn)),
+            ("Last question: Who", _pick("the Halvard Bridge")),
+        ]
+    )
+    found = ChoiceRewriter(lambda: model).rewrite(turn, KELLO)
+    assert (found.question, found.made) == (turn, "kept")
+    fragment = structured_model(
+        [
+            ("Topic: Lake Sorrel", _written("And how long?")),
+            ("Last question: And", _pick("Lake Sorrel")),
+        ]
+    )
+    assert ChoiceRewriter(lambda: fragment).rewrite("And how long?", SORREL).made == "template"
+
+
 def test_two_kinds_of_pronoun_get_one_choice_each():
     model = structured_model(
         [
