@@ -36,6 +36,7 @@ from typing import Any
 from bench.datasets.conversations import (
     CORPORA,
     MULTITURN_FILE,
+    THREADS2_FILE,
     THREADS_FILE,
     Conversation,
     is_question,
@@ -261,7 +262,7 @@ def _split_problems(c: Conversation) -> Iterator[str]:
 def check_conversations(path: Path = MULTITURN_FILE) -> CheckReport:
     """Check a multi-turn set: shapes, questions, follow-ups, answers found in the corpus."""
     report = CheckReport(path)
-    split = path == THREADS_FILE or path.parent.name == "threads"
+    split = path in (THREADS_FILE, THREADS2_FILE) or path.parent.name.startswith("threads")
     most = 4 if split else 3
     for c in load_conversations(path):
         report.counts["conversations"] += 1
@@ -284,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        sets = [check_conversations(), check_conversations(THREADS_FILE)]
+        sets = [check_conversations(), *map(check_conversations, (THREADS_FILE, THREADS2_FILE))]
         reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:
         for problem in report.problems:

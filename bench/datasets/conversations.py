@@ -12,7 +12,8 @@
 
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
-`threads/README.md`). Its records add `"split": "dev" | "test"` (seeded, committed before any
+`threads/README.md`); `threads2/` (`THREADS2_FILE`) is the third, written by someone who had not
+read the rules, over documents of other kinds (`threads2/README.md`). Their records add `"split": "dev" | "test"` (seeded, committed before any
 tuning) and per turn `"kind"` (`first`, `person`, `place`, `thing`, `event`, `ellipsis`,
 `switch`, `meta`) and optional `"variants"` (other acceptable standalone questions); 2-4
 turns. A `switch` turn changes topic: its standalone question is the turn itself, and a
@@ -42,6 +43,7 @@ from models.errors import UserError
 __all__ = [
     "CORPORA",
     "MULTITURN_FILE",
+    "THREADS2_FILE",
     "THREADS_FILE",
     "Conversation",
     "Turn",
@@ -57,10 +59,12 @@ __all__ = [
 _ROOT = Path(__file__).resolve().parents[2]
 MULTITURN_FILE = _ROOT / "bench" / "datasets" / "multiturn.jsonl"
 THREADS_FILE = _ROOT / "bench" / "datasets" / "threads" / "conversations.jsonl"
+THREADS2_FILE = _ROOT / "bench" / "datasets" / "threads2" / "conversations.jsonl"
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
     "threads": _ROOT / "bench" / "datasets" / "threads" / "docs",
+    "threads2": _ROOT / "bench" / "datasets" / "threads2" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 

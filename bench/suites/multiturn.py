@@ -9,7 +9,8 @@ with the same questions asked standalone. Records go to `--out/records.jsonl` on
 conversation at a time (a rerun skips finished ones), the table to `--out/results.md`.
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
-rules, split dev/test: `--split`), or `both`. `--rewrites-only` scores the follow-up rewriter
+rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
+the rules, over other kinds of documents, split the same way), `both` (the first two) or `all`. `--rewrites-only` scores the follow-up rewriter
 alone (`bench.suites.multiturn_rewrites`, no graph: cheap) into `--out/rewrites.jsonl` and
 `--out/rewrites.md`; the rewriter kind is the `follow_ups` setting (`--set follow_ups=rules`)
 and `--model` its model (`follow_up_model`). `python -m bench.harness.paired --rewrites A B`
@@ -187,15 +188,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--conversations",
-        choices=["multiturn", "threads", "both"],
+        choices=["multiturn", "threads", "threads2", "both", "all"],
         default="both",
-        help="which shipped set: the first, the second (threads), or both (default)",
+        help="which shipped set: the first, the second (threads), the third (threads2), the "
+        "first two (both, the default) or all three",
     )
     parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
     parser.add_argument(
         "--rewrites-only", action="store_true", help="score the follow-up rewriter alone"
     )
-    parser.add_argument("--corpus", default="all", help="sample, usrdoc, threads or all (default)")
+    parser.add_argument(
+        "--corpus", default="all", help="sample, usrdoc, threads, threads2 or all (default)"
+    )
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
     parser.add_argument(
@@ -215,15 +219,22 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _conversations(args: argparse.Namespace) -> list[Conversation]:
-    from bench.datasets.conversations import MULTITURN_FILE, THREADS_FILE, load_conversations
+    from bench.datasets.conversations import (
+        MULTITURN_FILE,
+        THREADS2_FILE,
+        THREADS_FILE,
+        load_conversations,
+    )
 
     corpora = None if args.corpus == "all" else [args.corpus]
-    shipped = {"multiturn": [MULTITURN_FILE], "threads": [THREADS_FILE]}
-    paths = (
-        [args.data]
-        if args.data
-        else shipped.get(args.conversations, [*shipped["multiturn"], THREADS_FILE])
-    )
+    shipped = {
+        "multiturn": [MULTITURN_FILE],
+        "threads": [THREADS_FILE],
+        "threads2": [THREADS2_FILE],
+        "both": [MULTITURN_FILE, THREADS_FILE],
+        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE],
+    }
+    paths = [args.data] if args.data else shipped[args.conversations]
     found = [
         c
         for path in paths
