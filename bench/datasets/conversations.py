@@ -13,11 +13,12 @@
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
 `threads/README.md`); `threads2/` (`THREADS2_FILE`) is the third, written by someone who had not
-read the rules, over documents of other kinds (`threads2/README.md`). Their records add `"split": "dev" | "test"` (seeded, committed before any
-tuning) and per turn `"kind"` (`first`, `person`, `place`, `thing`, `event`, `ellipsis`,
-`switch`, `meta`) and optional `"variants"` (other acceptable standalone questions); 2-4
-turns. A `switch` turn changes topic: its standalone question is the turn itself, and a
-rewrite is right only if it brings in nothing from the earlier turns (`left_alone`).
+read the rules, over documents of other kinds (`threads2/README.md`). Their records add
+`"split": "dev" | "test"` (seeded, committed before any tuning) and per turn `"kind"` (`first`,
+`person`, `place`, `thing`, `event`, `ellipsis`, `switch`, `meta`) and optional `"variants"`
+(other acceptable standalone questions); 2-4 turns. A `switch` turn changes topic: its
+standalone question is the turn itself, and a rewrite is right only if it brings in nothing from
+the earlier turns (`left_alone`).
 
 `corpus` names what the conversation is answered from: `sample` is the sample corpus
 (`app/sample_corpus/local/passages.jsonl`), `usrdoc` the documents of the documents benchmark

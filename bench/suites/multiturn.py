@@ -10,12 +10,11 @@ conversation at a time (a rerun skips finished ones), the table to `--out/result
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
 rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
-the rules, over other kinds of documents, split the same way), `both` (the first two) or `all`. `--rewrites-only` scores the follow-up rewriter
-alone (`bench.suites.multiturn_rewrites`, no graph: cheap) into `--out/rewrites.jsonl` and
-`--out/rewrites.md`; the rewriter kind is the `follow_ups` setting (`--set follow_ups=rules`)
-and `--model` its model (`follow_up_model`). `python -m bench.harness.paired --rewrites A B`
-compares
-two such runs on the same follow-ups.
+the rules, over other kinds of documents, split the same way), `both` (the first two) or
+`all`. `--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`,
+no graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
+`follow_ups` setting (`--set follow_ups=rules`) and `--model` its model (`follow_up_model`).
+`python -m bench.harness.paired --rewrites A B` compares two such runs on the same follow-ups.
 """
 
 import argparse
