@@ -29,8 +29,8 @@ from models.followup import (
 )
 from models.followup_candidates import Pointer, candidates, pointer, substitute
 from models.followup_rules import pronouns
-from models.names import name_runs
-from models.text import content_tokens, strip_markup
+from models.names import name_runs, without_conjunction
+from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
     CHOOSE_EXAMPLES,
     CHOOSE_SYSTEM,
@@ -48,6 +48,8 @@ _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
+_OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
+""""And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
 
 
 def _choose_prefix() -> tuple[BaseMessage, ...]:
@@ -123,6 +125,8 @@ class ChoiceRewriter:
             said = f"{said}, {more.word.lower()} = {other}"
         if question and not is_fragment(question):
             return Rewrite(question, "model", said)
+        if question and _owned_thing(turn):
+            return Rewrite(_what_is(question), "model", said)  # no words borrowed from elsewhere
         written = self._write(model, turn, history, choice)
         if not points_back(turn) and content_tokens(written) <= content_tokens(turn):
             return Rewrite(turn, "kept")  # nothing points back and the writer added nothing
@@ -227,6 +231,22 @@ class ChoiceRewriter:
                 return reply
             seen = f"the model returned {type(reply).__name__}, not an object"
         raise ValueError(seen)
+
+
+def _owned_thing(turn: str) -> bool:
+    """Tell whether a turn is only a possessive and a noun phrase ("And its capacity?")."""
+    text = without_conjunction(turn).strip()
+    nouns = text.rstrip(" ?").split()[1:]
+    return bool(_OWNED_THING.match(text)) and not FUNCTION_WORDS & {w.lower() for w in nouns}
+
+
+def _what_is(phrase: str) -> str:
+    """Return "What is <phrase>?" ("What are" for a plural last word)."""
+    bare = phrase.rstrip(" ?")
+    bare = bare[:1].lower() + bare[1:] if _ARTICLE.match(bare) else bare
+    last = bare.split()[-1].lower()
+    verb = "are" if last.endswith("s") and not last.endswith(("ss", "'s", "us")) else "is"
+    return f"What {verb} {bare}?"
 
 
 def _asked(exchange: Exchange) -> str:

@@ -96,6 +96,25 @@ def test_a_full_question_the_writer_hands_back_unchanged_is_kept_as_typed():
     assert ChoiceRewriter(lambda: fragment).rewrite("And how long?", SORREL).made == "template"
 
 
+def test_a_possessive_and_a_noun_asks_what_that_is_without_a_written_question():
+    lumo = [
+        Exchange(
+            "What wattage is the Lumo T2's heating element?",
+            "What wattage is the Lumo T2's heating element?",
+            "2,200 watts",
+        )
+    ]
+    model = structured_model([("What does \"its\"", _pick("the Lumo T2"))])
+    found = ChoiceRewriter(lambda: model).rewrite("And its capacity?", lumo)
+    assert (found.question, found.referent) == (
+        "What is the Lumo T2's capacity?",
+        "its = the Lumo T2",
+    )
+    assert len(model.calls) == 1  # no write-out, so no word of the heating element borrowed
+    plural = ChoiceRewriter(lambda: model).rewrite("and its colours", lumo)
+    assert plural.question == "What are the Lumo T2's colours?"
+
+
 def test_two_kinds_of_pronoun_get_one_choice_each():
     model = structured_model(
         [
