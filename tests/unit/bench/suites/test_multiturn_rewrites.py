@@ -2,8 +2,11 @@
 
 import json
 
+import pytest
+
 from bench.datasets.check import check_conversations
 from bench.datasets.conversations import (
+    THREADS2_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -25,15 +28,18 @@ SWITCH = Turn("Where was Odile Fanshaw born?", "Where was Odile Fanshaw born?", 
 EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
 
 
-def test_the_threads_set_is_split_and_sound():
-    conversations = load_conversations(THREADS_FILE)
-    assert len(conversations) >= 60 and {c.corpus for c in conversations} == {"threads"}
-    halves = {s: load_conversations(THREADS_FILE, split=s) for s in ("dev", "test")}
+@pytest.mark.parametrize(
+    ("path", "corpus"), [(THREADS_FILE, "threads"), (THREADS2_FILE, "threads2")]
+)
+def test_the_threads_sets_are_split_and_sound(path, corpus):
+    conversations = load_conversations(path)
+    assert len(conversations) >= 60 and {c.corpus for c in conversations} == {corpus}
+    halves = {s: load_conversations(path, split=s) for s in ("dev", "test")}
     assert len(halves["dev"]) + len(halves["test"]) == len(conversations)
     assert all(halves.values())
     kinds = {t.kind for c in conversations for t in c.turns[1:]}
     assert kinds == {"person", "place", "thing", "event", "ellipsis", "switch", "meta"}
-    assert check_conversations(THREADS_FILE).ok
+    assert check_conversations(path).ok
 
 
 def test_a_bad_split_is_reported(tmp_path):
