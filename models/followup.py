@@ -44,7 +44,8 @@ _ASKING = _WH | frozenset(
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 _REFERRING = re.compile(
     r"\b(there|that|this|these|those|then|one|ones|mentioned|talked|said|same|former|latter|"
-    r"above|earlier|again|else|back)\b",
+    r"above|earlier|again|else|back)\b|\b(?:you|we|i)\s+(?:just\s+)?(?:named|asked)\b|"
+    r"\b(?:my|your)\s+(?:first|last|previous|earlier)\s+(?:question|answer)\b",
     re.IGNORECASE,
 )
 """Words that point into the conversation ("that town", "the one you mentioned")."""

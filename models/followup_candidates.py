@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models.followup_rules import pronoun_kind, pronouns
-from models.names import NOT_NAMES, TRAILING, name_runs, title_runs, without_conjunction
+from models.names import ARTICLES, NOT_NAMES, TRAILING, name_runs, title_runs, without_conjunction
 from models.text import AUXILIARIES, FUNCTION_WORDS
 
 __all__ = ["Pointer", "candidates", "head_noun", "pointer", "substitute"]
@@ -23,8 +23,10 @@ _TURNS = 3
 _SHORT_ANSWER_WORDS = 4
 _POSSESSIVE = frozenset({"his", "hers", "its", "their", "theirs"})
 _ABOUT_TALK = (
-    r"(?:\s+(?:that\s+|which\s+)?(?:we|you|i)\s+(?:just\s+|first\s+|were\s+)?"
-    r"(?:talked about|talking about|mentioned|spoke about|discussed|said))?"
+    r"(?:\s+(?:that\s+|which\s+)?(?:we|you|i)\s+(?:just\s+|first\s+|were\s+|last\s+)?"
+    r"(?:talked about|talking about|mentioned|spoke about|discussed|said|named|asked about)"
+    r"(?:\s+(?:first|earlier|before|last))?"
+    r"|\s+(?:from|in)\s+(?:my|your|the)\s+(?:first|last|previous|earlier)\s+(?:question|answer))?"
 )
 _THERE = re.compile(
     r"(?<!is )(?<!are )(?<!was )(?<!were )\bthere\b(?!\s+(?:is|are|was|were|be|been)\b)",
@@ -40,6 +42,8 @@ _PREPOSITION = re.compile(r"^(?:at|in|on|from|by|to|near)\s+", re.IGNORECASE)
 """A short answer's leading preposition ("At the Corvane Institute") is not part of the name."""
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _PHRASE_JOINERS = frozenset({"of", "in", "on", "at"})
+_CLAUSE_WORDS = FUNCTION_WORDS - frozenset(ARTICLES) - _PHRASE_JOINERS - {"and", "for", "with"}
+"""A short answer holding one of these ("she", "was", "it") is a clause, not a noun phrase."""
 _QUOTES = "\"“”'‘’ "
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
 _ASKED_NOUN = re.compile(
@@ -49,6 +53,8 @@ _ASKED_NOUN = re.compile(
 )
 """"What batteries does the Finch-8 radio take?": the thing asked for belongs to the name."""
 _OWNED = re.compile(r"((?:the\s+)?[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*)*)['’]s\s+([a-z][\w-]*)")
+_DISLOCATED = re.compile(r"^(?:and\s+|so\s+)?(the\s+[^,?]+?)\s*,\s*(\S.*)$", re.IGNORECASE)
+""""the painting from my first question, who painted it?": the phrase says what "it" is."""
 _SUBJECT_THAT = re.compile(r"\b(?:do|does|did|can|could|will|would)\s+(that|this)\b", re.IGNORECASE)
 """"When did that burn down?": after such a verb "that" is the subject itself, not "that <noun>"."""
 
@@ -85,25 +91,31 @@ def candidates(history: Sequence[tuple[str, str]], *, limit: int = _MAX_CANDIDAT
 
 
 def _answer_phrases(answer: str) -> list[str]:
+    """Return a short answer whole (and its names), else a sentence answer's phrases.
+
+    "Marta Kello", "wooden toll bridge" and "Coppergate fire" are short answers; "She
+    designed it" is a clause (a word such as "she" or "it"), so only its names count.
+    """
     text = _PREPOSITION.sub("", answer.strip().rstrip(TRAILING).strip())
     words = text.split()
-    names = name_runs(text)
-    whole = not names or names == [text]  # "wooden toll bridge", "Marta Kello": not a clause
-    if words and len(words) <= _SHORT_ANSWER_WORDS and whole:
-        return [text]
+    names = title_runs(text)
+    if words and len(words) <= _SHORT_ANSWER_WORDS:
+        if not names or names == [text]:
+            return [text]
+        if not _CLAUSE_WORDS & {w.lower() for w in words}:
+            return [text, *_phrases(answer)]
     return _phrases(answer)
 
 
 def _phrases(text: str) -> list[str]:
     """Return a text's quoted titles, names, "the" phrases and what a name owns.
 
-    A title with small words comes whole and in parts ("Morning over Sorrel", "Morning",
+    A title with small words comes whole ("Morning over Sorrel", not "Morning" and
     "Sorrel"); a "the" name comes also with the lowercase word after it ("the Finch-8
     radio").
     """
-    runs = name_runs(text)
-    out: list[str] = _QUOTED.findall(text) + [t for t in title_runs(text) if t not in runs]
-    out += _owned(text, runs)
+    runs = title_runs(text)
+    out: list[str] = _QUOTED.findall(text) + _owned(text, runs)
     for run in runs:
         out.append(run)
         after = re.search(rf"{re.escape(run)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
@@ -170,12 +182,23 @@ def pointer(turn: str, options: Sequence[str] = ()) -> Pointer | None:
     whose noun ends one of `options` ("the club" when "the Tallis Rowing Club" was said).
     """
     text = _BACK_TO.sub("", turn.strip())
+    if dislocated := _dislocated(text, options):
+        phrase, rest = dislocated
+        return Pointer(phrase, pronoun_kind(pronouns(rest)[0].group(0)))
     if found := pronouns(text):
         return Pointer(found[0].group(0), pronoun_kind(found[0].group(0)))
     if phrase := _pointing_phrase(text, options):
         return Pointer(phrase.group(0), "that")
     if there := _THERE.search(text):
         return Pointer(there.group(0), "there")
+    return None
+
+
+def _dislocated(text: str, options: Sequence[str]) -> tuple[str, str] | None:
+    """Return a leading pointing phrase and the question after it, whose pronoun it names."""
+    m = _DISLOCATED.match(text.strip())
+    if m and _pointing_phrase(m.group(1), options) and pronouns(m.group(2)):
+        return m.group(1), m.group(2)
     return None
 
 
@@ -207,7 +230,9 @@ def substitute(turn: str, referent: str, options: Sequence[str] = ()) -> str:
     found = pointer(text, options)
     if found is None or not referent:
         return ""
-    if found.kind == "that":
+    if dislocated := _dislocated(text, options):
+        text = _replace_pronouns(dislocated[1], found.kind, referent)
+    elif found.kind == "that":
         m = _pointing_phrase(text, options)
         assert m is not None  # noqa: S101 - `pointer` just found it
         text = text[: m.start()] + referent + text[m.end() :]

@@ -47,13 +47,18 @@ from models.followup_candidates import candidates, pointer, substitute
                 ('Who painted "Morning over Sorrel"?', "Tomas Reyner"),
                 ("Where did Tomas Reyner teach?", "At the Corvane Institute."),
             ],
-            ["the Corvane Institute", "Tomas Reyner", "Morning over Sorrel", "Morning", "Sorrel"],
+            ["the Corvane Institute", "Tomas Reyner", "Morning over Sorrel"],
         ),
         ([("How deep is Lake Sorrel?", "87 metres")], ["Lake Sorrel"]),
-        # a title with small words, unquoted: whole and in parts
+        # a title with small words, unquoted, comes whole, not in parts
         (
             [("Who painted Girl with a Blue Kite?", "Tomas Reyner")],
-            ["Tomas Reyner", "Girl with a Blue Kite", "Girl", "Blue Kite"],
+            ["Tomas Reyner", "Girl with a Blue Kite"],
+        ),
+        # a short answer that is a noun phrase comes whole, then its names
+        (
+            [("What closed the Merriden Gallery?", "Coppergate fire")],
+            ["Coppergate fire", "Coppergate", "the Merriden Gallery"],
         ),
     ],
 )
@@ -80,6 +85,14 @@ def test_candidates_are_capped():
         ("Is there a ferry to Vellin Island?", None, None),  # not a place "there"
         ("Who discovered the sorrel water-lily?", None, None),  # "sorrel" is not a head here
         ("And how long?", None, None),
+        # a pointing phrase before the question says what its pronoun means
+        (
+            "the painting from my first question, who painted it?",
+            "the painting from my first question",
+            "it",
+        ),
+        ("the team you just named, which player did they buy?", "the team you just named", "they"),
+        ("who painted the one I asked about first", "the one I asked about first", "that"),
     ],
 )
 def test_pointer_finds_what_points_back(turn, word, kind):
@@ -118,6 +131,11 @@ def test_pointer_finds_what_points_back(turn, word, kind):
             "Back to the town you first mentioned: what was it founded as?",
             "Brackwater",
             "What was Brackwater founded as?",
+        ),
+        (
+            "the painting from my first question, who painted it?",
+            "Evening at the Mill",
+            "Who painted Evening at the Mill?",
         ),
         # one kind at a time: "it" is left for a second choice
         ("What did he leave to it?", "Aurel Corvane", "What did Aurel Corvane leave to it?"),

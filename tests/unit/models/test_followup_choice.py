@@ -104,7 +104,7 @@ def test_a_possessive_and_a_noun_asks_what_that_is_without_a_written_question():
             "2,200 watts",
         )
     ]
-    model = structured_model([("What does \"its\"", _pick("the Lumo T2"))])
+    model = structured_model([('What does "its"', _pick("the Lumo T2"))])
     found = ChoiceRewriter(lambda: model).rewrite("And its capacity?", lumo)
     assert (found.question, found.referent) == (
         "What is the Lumo T2's capacity?",
