@@ -41,7 +41,8 @@ _ASKING = _WH | frozenset(
     "is are was were do does did can could should would will has have had list name tell give "
     "explain".split()
 )
-_CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
+_CONTRACTION = re.compile(r"['’](s|re|d|ll)$|(?<=^what)s$|(?<=^where)s$|(?<=^who)s$|(?<=^how)s$")
+""""What's", and "whats" as people type it without the apostrophe, ask like "what"."""
 _REFERRING = re.compile(
     r"\b(there|that|this|these|those|then|one|ones|mentioned|talked|said|same|former|latter|"
     r"above|earlier|again|else|back)\b|\b(?:you|we|i)\s+(?:just\s+)?(?:named|asked)\b|"
@@ -91,7 +92,8 @@ class FollowUpRewriter(Protocol):
 def is_fragment(text: str) -> bool:
     """Tell whether text is not a full question: no question word, no opening verb.
 
-    A contracted question word counts as one ("What's the record?", "where's it from").
+    A contracted question word counts as one ("What's the record?", "where's it from",
+    "whats the budget").
     """
     words = [_CONTRACTION.sub("", w.strip(",?")) for w in without_conjunction(text).lower().split()]
     return not (words and (words[0] in _ASKING or any(w in _WH for w in words[:2])))

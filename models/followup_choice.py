@@ -146,6 +146,10 @@ class ChoiceRewriter:
         new = asked.group(1).strip() if asked else ""
         bare = _ARTICLE.sub("", new)
         previous = _asked(history[-1])
+        if kind := _same_kind(
+            bare, previous
+        ):  # "and the People team?" after "the Field Service team"
+            return Rewrite(previous.replace(kind, bare, 1), "model", f"{bare} for {kind}")
         if not bare[:1].isupper() or name_runs(bare) != [bare] or bare in previous:
             return None
         names = [n.removeprefix("the ") for n in name_runs(previous)]
@@ -231,6 +235,19 @@ class ChoiceRewriter:
                 return reply
             seen = f"the model returned {type(reply).__name__}, not an object"
         raise ValueError(seen)
+
+
+def _same_kind(named: str, previous: str) -> str:
+    """Return the one "<Name> <noun>" of `previous` that "<Other> <noun>" replaces, or ""."""
+    head, _, noun = named.rpartition(" ")
+    if not (head and noun.islower() and name_runs(head) == [head]) or named in previous:
+        return ""
+    found = {
+        f"{name} {noun}"
+        for name in (n.removeprefix("the ") for n in name_runs(previous))
+        if re.search(rf"\b{re.escape(name)} {re.escape(noun)}\b", previous)
+    }
+    return found.pop() if len(found) == 1 else ""
 
 
 def _owned_thing(turn: str) -> bool:

@@ -26,6 +26,8 @@ KELLO = [
         ("Where was Odile Fanshaw born?", True),
         ("How do I descale a Lumo T2 kettle?", True),
         ("What's the population of Wexby?", True),  # a contracted question word
+        ("whats the population of Wexby", True),  # typed without the apostrophe
+        ("the team you just named, who coaches them?", False),
         ("What's the record?", False),
         ("Where was she born?", False),
         ("What is that town known for?", False),

@@ -153,6 +153,18 @@ def test_a_written_question_that_drops_the_referent_is_not_used():
     assert found.made == "template" and "does not name 'Lake Sorrel'" in found.problem
 
 
+def test_and_the_other_name_of_the_same_kind_swaps_it_without_a_model_call():
+    model = structured_model()
+    asked = "Who leads the Field Service team at Brennick?"
+    history = [Exchange(asked, asked, "Ola Hart")]
+    found = ChoiceRewriter(lambda: model).rewrite("and the People team?", history)
+    assert (found.question, found.referent) == (
+        "Who leads the People team at Brennick?",
+        "People team for Field Service team",
+    )
+    assert model.calls == []
+
+
 def test_and_x_asks_the_previous_question_about_x_without_a_model_call():
     model = structured_model()
     history = [Exchange("How many inhabitants does Dunmere have?", "", "3,100")]
