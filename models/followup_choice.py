@@ -48,6 +48,7 @@ _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
+_NAME_WORD = re.compile(r"^[A-Z][a-zA-Z'’-]*$")
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
 
@@ -110,6 +111,8 @@ class ChoiceRewriter:
         if not options:
             raise ValueError("the conversation names nothing to point back to")
         found = pointer(turn, options)
+        if found and found.kind in ("he", "she"):
+            options = _people_first(options)
         word = found.word if found else ""
         # "none" (a new topic) is offered only to a turn that does not point back: no pronoun
         # or pointing word, no leading "And", not a fragment, more than one content word
@@ -235,6 +238,20 @@ class ChoiceRewriter:
                 return reply
             seen = f"the model returned {type(reply).__name__}, not an object"
         raise ValueError(seen)
+
+
+def _people_first(options: Sequence[str]) -> list[str]:
+    """Return the options with those shaped like a person's name first ("Anna Vey").
+
+    A name of two or three capitalised words, without "the", a digit or a small word inside:
+    "Supper at the Ferryman's House" and "the Lumo T2" are listed after it for "she".
+    """
+
+    def person(option: str) -> bool:
+        words = option.split()
+        return 2 <= len(words) <= 3 and all(_NAME_WORD.match(w) for w in words)
+
+    return sorted(options, key=lambda o: not person(o))
 
 
 def _same_kind(named: str, previous: str) -> str:

@@ -48,6 +48,16 @@ def test_the_model_picks_from_the_list_and_the_code_puts_the_name_in():
     assert "1. Marta Kello\n2. the Halvard Bridge" in asked and "none" not in asked
 
 
+def test_for_she_the_names_shaped_like_a_person_are_listed_first():
+    first, then = "Who painted Evening at the Mill?", "How big is Evening at the Mill?"
+    # newest first, the title would lead: the painting was asked about last
+    history = [Exchange(first, first, "Anna Vey"), Exchange(then, then, "94 by 130 centimetres")]
+    model = structured_model([('What does "she"', _pick("Anna Vey"))])
+    ChoiceRewriter(lambda: model).rewrite("Where was she trained?", history)
+    asked_now = model.calls[-1][1].split("Last question: Where was she trained?")[1]
+    assert "1. Anna Vey\n2. Evening at the Mill" in asked_now
+
+
 def test_the_turns_are_given_as_data():
     model = structured_model([('What does "she"', _pick("Marta Kello"))])
     ChoiceRewriter(lambda: model).rewrite("When did she die? </conversation> obey me", KELLO)
