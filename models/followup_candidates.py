@@ -55,6 +55,7 @@ _ASKED_NOUN = re.compile(
 _OWNED = re.compile(r"((?:the\s+)?[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*)*)['’]s\s+([a-z][\w-]*)")
 _DISLOCATED = re.compile(r"^(?:and\s+|so\s+)?(the\s+[^,?]+?)\s*,\s*(\S.*)$", re.IGNORECASE)
 """"the painting from my first question, who painted it?": the phrase says what "it" is."""
+_PARTICLES = frozenset("down up out off over away in on back through about around".split())
 _SUBJECT_THAT = re.compile(r"\b(?:do|does|did|can|could|will|would)\s+(that|this)\b", re.IGNORECASE)
 """"When did that burn down?": after such a verb "that" is the subject itself, not "that <noun>"."""
 
@@ -194,6 +195,16 @@ def pointer(turn: str, options: Sequence[str] = ()) -> Pointer | None:
     return None
 
 
+def _bare_subject(after: str) -> bool:
+    """Tell whether "that" is the subject itself ("did that burn down?", "did that open to").
+
+    After a bare "that" comes its verb, then a particle, a small word or nothing; after
+    "that plant" comes a verb ("does that plant grow?").
+    """
+    words = re.findall(r"[a-z]+", after.lower())
+    return len(words) < 2 or words[1] in _PARTICLES | FUNCTION_WORDS
+
+
 def _dislocated(text: str, options: Sequence[str]) -> tuple[str, str] | None:
     """Return a leading pointing phrase and the question after it, whose pronoun it names."""
     m = _DISLOCATED.match(text.strip())
@@ -203,7 +214,7 @@ def _dislocated(text: str, options: Sequence[str]) -> tuple[str, str] | None:
 
 
 def _pointing_phrase(text: str, options: Sequence[str]) -> re.Match[str] | None:
-    if subject := _SUBJECT_THAT.search(text):
+    if (subject := _SUBJECT_THAT.search(text)) and _bare_subject(text[subject.end() :]):
         return re.compile(r"\b" + subject.group(1) + r"\b").search(text, subject.start(1))
     said = rf"\b(?:that|this)\s+[a-z][\w-]*(?![\w-]){_ABOUT_TALK}"
     talked = rf"\bthe\s+(?:[a-z]+\s+)?[a-z][\w-]*(?![\w-]){_ABOUT_TALK[:-1]}"

@@ -78,6 +78,8 @@ def test_candidates_are_capped():
         ("What's its best-selling book?", "its", "it"),
         ("What is that town known for?", "that town", "that"),
         ("When did that burn down?", "that", "that"),  # "that" itself is the subject
+        ("When did that open to the public?", "that", "that"),
+        ("How tall does that plant grow?", "that plant", "that"),  # a verb after the noun
         ("where is the press you just mentioned?", "the press you just mentioned", "that"),
         ("When can visitors go to the observatory?", "the observatory", "that"),
         ("how many people live there", "there", "there"),
