@@ -29,7 +29,7 @@ from models.followup import (
 )
 from models.followup_candidates import Pointer, candidates, pointer, substitute
 from models.followup_rules import pronouns
-from models.names import name_runs, without_conjunction
+from models.names import name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
     CHOOSE_EXAMPLES,
@@ -149,13 +149,12 @@ class ChoiceRewriter:
         new = asked.group(1).strip() if asked else ""
         bare = _ARTICLE.sub("", new)
         previous = _asked(history[-1])
-        if kind := _same_kind(
-            bare, previous
-        ):  # "and the People team?" after "the Field Service team"
+        # "and the People team?" after a question about "the Field Service team"
+        if kind := _same_kind(bare, previous):
             return Rewrite(previous.replace(kind, bare, 1), "model", f"{bare} for {kind}")
-        if not bare[:1].isupper() or name_runs(bare) != [bare] or bare in previous:
+        if not bare[:1].isupper() or title_runs(bare) != [bare] or bare in previous:
             return None
-        names = [n.removeprefix("the ") for n in name_runs(previous)]
+        names = [n.removeprefix("the ") for n in title_runs(previous)]
         if len(names) > 1:
             replaced = self._choose(model, turn, history, names, new, swap=True, open_topic=False)
             names = [replaced] if replaced in names else []

@@ -175,6 +175,15 @@ def test_and_the_other_name_of_the_same_kind_swaps_it_without_a_model_call():
     assert model.calls == []
 
 
+def test_and_x_replaces_a_whole_title_not_its_first_words():
+    asked = "Where did Evening at the Mill hang until 1950?"
+    history = [Exchange(asked, asked, "in Brennick")]
+    found = ChoiceRewriter(lambda: structured_model()).rewrite(
+        "what about Girl with a Kite?", history
+    )
+    assert found.question == "Where did Girl with a Kite hang until 1950?"
+
+
 def test_and_x_asks_the_previous_question_about_x_without_a_model_call():
     model = structured_model()
     history = [Exchange("How many inhabitants does Dunmere have?", "", "3,100")]
