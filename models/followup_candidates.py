@@ -184,8 +184,8 @@ def pointer(turn: str, options: Sequence[str] = ()) -> Pointer | None:
     """
     text = _BACK_TO.sub("", turn.strip())
     if dislocated := _dislocated(text, options):
-        phrase, rest = dislocated
-        return Pointer(phrase, pronoun_kind(pronouns(rest)[0].group(0)))
+        said, rest = dislocated
+        return Pointer(said, pronoun_kind(pronouns(rest)[0].group(0)))
     if found := pronouns(text):
         return Pointer(found[0].group(0), pronoun_kind(found[0].group(0)))
     if phrase := _pointing_phrase(text, options):
