@@ -33,8 +33,9 @@ _JOINERS = frozenset("of the in to a an and for on de del da von van der du la l
 _TITLE_JOINERS = _JOINERS | frozenset(
     "at over with by from under upon into near beyond across after before without".split()
 )
-"""Small words inside a title ("Evening at the Mill", "Girl with a Blue Kite"); between
-two names they also join what is not a title, so `title_runs` is offered beside `name_runs`."""
+"""Small words inside a title ("Evening at the Mill", "Girl with a Blue Kite"). Between two
+names they also join what is not a title ("Kello at Dunmere"), so only the follow-up
+candidates read titles this way; the rules keep `name_runs`."""
 _LEADING = "(\"“'‘"
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
