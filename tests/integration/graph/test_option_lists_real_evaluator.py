@@ -53,4 +53,6 @@ def test_a_list_is_graded_by_its_best_entry_and_refinement_keeps_it_whole(chunk:
     out = refine_strips({**state, **graded}, make_runtime(context), deps)
     lists = [s for s in out["strips"] if "--ignore-all-space" in s["text"]]
     assert len(lists) == 1 and lists[0]["kept"]
-    assert "-a, --text" in lists[0]["text"]  # whole: the neighbours stay beside it
+    lines = lists[0]["text"].splitlines()  # whole, the neighbours beside it, one a line
+    assert lines[0].startswith("-w, --ignore-all-space") and len(lines) == 4
+    assert any(line.startswith("-a, --text") for line in lines)
