@@ -135,17 +135,20 @@ def _owned(text: str, runs: Sequence[str]) -> list[str]:
     out = [f"{name}'s {noun}" for name, noun in _OWNED.findall(text) if noun not in NOT_NAMES]
     asked = _ASKED_NOUN.match(without_conjunction(text).strip())
     if asked and asked.group(1).lower() not in NOT_NAMES:
-        rest = asked.group(2)
-        names = [r for r in runs if rest.startswith(r)]
-        if names:
-            name = max(names, key=len)
-            after = re.match(rf"{re.escape(name)}\s+([a-z][\w-]*)\s", rest)
-            if after and name.startswith("the ") and after.group(1) not in FUNCTION_WORDS:
-                following = rest[len(name) + 1 :].split()[1:2]
-                if following and following[0].rstrip(TRAILING).islower():
-                    name = f"{name} {after.group(1)}"  # "the Finch-8 radio", not "the Finch-8"
-            out.append(f"{name}'s {asked.group(1)}")
+        if owner := _owner(asked.group(2), runs):
+            out.append(f"{owner}'s {asked.group(1)}")
     return out
+
+
+def _owner(rest: str, runs: Sequence[str]) -> str:
+    """Return the longest name `rest` opens with, and its noun ("the Finch-8 radio"), or ""."""
+    name = max((r for r in runs if rest.startswith(r)), key=len, default="")
+    after = re.match(rf"{re.escape(name)}\s+([a-z][\w-]*)\s", rest) if name else None
+    if not (after and name.startswith("the ") and after.group(1) not in FUNCTION_WORDS):
+        return name
+    following = rest[len(name) + 1 :].split()[1:2]
+    noun_next = bool(following) and following[0].rstrip(TRAILING).islower()
+    return f"{name} {after.group(1)}" if noun_next else name  # not "the Finch-8" alone
 
 
 def _definite(text: str) -> list[str]:
