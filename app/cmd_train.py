@@ -59,12 +59,13 @@ def _add_evaluator(kinds: "argparse._SubParsersAction[argparse.ArgumentParser]")
     )
     evaluator.add_argument(
         "--negatives",
-        choices=("topic", "hard", "hard-focus"),
+        choices=("topic", "hard", "hard-focus", "mixed"),
         default="topic",
         help="training pairs: topic (distractors, other questions' passages, strips; default), "
         "hard (plus on-topic answer-less negatives: gold minus its answer sentences, same-title "
-        "paragraphs, more distractors, and answer windows) or hard-focus (hard without easy "
-        "negatives and strips, to continue a trained evaluator with --resume)",
+        "paragraphs, more distractors, and answer windows), hard-focus (hard without easy "
+        "negatives and strips, to continue a trained evaluator with --resume) or mixed (topic's "
+        "pairs at their share plus the on-topic ones)",
     )
     _cross_encoder(evaluator)
     evaluator.set_defaults(handler=run_evaluator)

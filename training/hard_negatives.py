@@ -27,6 +27,7 @@ from training.data import Pair, build_pairs, is_relevant, split_sentences
 
 __all__ = [
     "FOCUS",
+    "MIXED",
     "answer_windows",
     "answerless",
     "build_hard_pairs",
@@ -38,6 +39,11 @@ __all__ = [
 FOCUS = {"hard_per_positive": 1, "easy_per_question": 0, "strips": False}
 """`build_hard_pairs` options for continuing a trained evaluator on the on-topic pairs alone
 (it already tells easy negatives and strips apart; a busy CPU affords few steps)."""
+
+MIXED = {"hard_per_positive": 1, "easy_per_question": 1, "strips": True}
+"""`build_hard_pairs` options that keep the shipped recipe's pairs at their share (one distractor
+per relevant passage, one other question's passage, strip pairs) and add the on-topic ones: for
+continuing the shipped evaluator without trading its distractor AUC for the answer-less one."""
 
 HARD_KINDS = ("hard", "answerless", "sibling")
 """Negative kinds that share the question's topic (`positive` vs these is positive-vs-hard)."""

@@ -34,10 +34,11 @@ class EvaluatorConfig(CrossEncoderConfig):
     architecture: Literal["embedding-head", "cross-encoder"] = "cross-encoder"
     """MiniLM fine-tuned on the concatenated pair, or a head over frozen MiniLM embeddings."""
     head_epochs: int = 20
-    negatives: Literal["topic", "hard", "hard-focus"] = "topic"
+    negatives: Literal["topic", "hard", "hard-focus", "mixed"] = "topic"
     """`topic`: `data.build_pairs`; `hard`: plus on-topic answer-less negatives and answer
     windows (`training.hard_negatives`); `hard-focus`: those without easy negatives and
-    strips (to continue a trained evaluator with `resume`)."""
+    strips (to continue a trained evaluator with `resume`); `mixed`: `topic`'s pairs at their
+    share plus the on-topic ones (`hard_negatives.MIXED`)."""
 
 
 def train_evaluator(
@@ -57,10 +58,10 @@ def train_evaluator(
     random.Random(config.seed).shuffle(records)
     records = records[: config.limit] if config.limit else records
     if config.negatives != "topic":
-        from training.hard_negatives import FOCUS, build_hard_pairs
+        from training.hard_negatives import FOCUS, MIXED, build_hard_pairs
 
-        focus = FOCUS if config.negatives == "hard-focus" else {}
-        pairs = build_hard_pairs(records, seed=config.seed, **focus)  # type: ignore[arg-type]
+        options = {"hard": {}, "hard-focus": FOCUS, "mixed": MIXED}[config.negatives]
+        pairs = build_hard_pairs(records, seed=config.seed, **options)  # type: ignore[arg-type]
     else:
         pairs = build_pairs(records, strips=True, seed=config.seed)
     logger.info("training the evaluator on %d pairs from %d questions", len(pairs), len(records))

@@ -1,7 +1,9 @@
 from pathlib import Path
 
 from training.hard_eval import doc_neighbours, topic_pairs, topic_report
+from training.data import build_pairs
 from training.hard_negatives import (
+    MIXED,
     answer_windows,
     answerless,
     build_hard_pairs,
@@ -72,6 +74,18 @@ def test_build_hard_pairs_adds_labelled_topic_negatives_and_windows() -> None:
     for pair in pairs:
         if pair.kind in ("answerless", "sibling") and pair.question == FLASH["question"]:
             assert "23" not in pair.text
+
+
+def test_mixed_pairs_keep_the_topic_recipe_s_pairs_and_add_the_on_topic_ones() -> None:
+    topic = build_pairs([FLASH, OTHER], strips=True, seed=1)
+    mixed = build_hard_pairs([FLASH, OTHER], seed=1, **MIXED)  # type: ignore[arg-type]
+
+    def count(pairs, kinds):
+        return sum(p.kind in kinds for p in pairs)
+
+    shared = ("positive", "hard", "easy", "strip+", "strip-hard")
+    assert count(mixed, shared) == count(topic, shared)  # the distractors keep their share
+    assert count(mixed, ("answerless", "sibling", "window+")) == len(mixed) - len(topic) > 0
 
 
 def test_doc_neighbours_are_nearby_lines_without_the_answer(tmp_path: Path) -> None:

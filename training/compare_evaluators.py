@@ -1,0 +1,134 @@
+"""Is one evaluator's AUC above another's beyond noise? Both scored on the same pairs.
+
+python -m training.compare_evaluators --data ../shared/data/qa/*.dev.jsonl --limit 400 \
+    models/artifacts/evaluator CANDIDATE [--docs DIR]
+
+The pairs are `acrag judges eval`'s (`training.hard_eval.topic_pairs`, the same seeded sample
+of questions), so the AUCs printed match its report. Each measure (the same names: `all`,
+`positive_vs_hard`, `musique`, `positive_vs_answerless`, ...) is given for both evaluators with
+the difference B - A and a 95% interval from a bootstrap over questions (a question's pairs are
+drawn together: they share its wording and passages).
+"""
+
+import argparse
+import json
+import random
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.harness.judge_metrics import roc_auc
+from training.data import Pair, load_records
+from training.hard_eval import TOPIC_KINDS, sample, topic_pairs
+
+__all__ = ["AucDifference", "compare", "main", "measures"]
+
+_BASE = frozenset({"positive", "hard", "easy"})
+_TOPIC = frozenset({"positive", *TOPIC_KINDS})
+
+
+def measures(pairs: Sequence[Pair]) -> dict[str, Callable[[Pair], bool]]:
+    """Return the report's measures as filters over pairs (each keeps the pairs it is over)."""
+    found: dict[str, Callable[[Pair], bool]] = {
+        "all": lambda p: p.kind in _BASE,
+        "all_with_topic": lambda p: p.kind in _BASE | _TOPIC,
+        "positive_vs_hard": lambda p: p.kind in ("positive", "hard"),
+        "positive_vs_topic": lambda p: p.kind in _TOPIC,
+    }
+    for kind in TOPIC_KINDS[1:]:
+        found[f"positive_vs_{kind}"] = lambda p, k=kind: p.kind in ("positive", k)
+    for dataset in sorted({p.dataset for p in pairs}):
+        found[dataset] = lambda p, d=dataset: p.dataset == d and p.kind in _BASE
+    return found
+
+
+@dataclass(frozen=True)
+class AucDifference:
+    """One measure's AUC for both evaluators, and B - A with its bootstrap 95% interval."""
+
+    measure: str
+    pairs: int
+    a: float
+    b: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        """Return one markdown table row."""
+        diff = self.b - self.a
+        return (
+            f"| {self.measure} | {self.pairs} | {self.a:.3f} | {self.b:.3f} | "
+            f"{diff:+.3f} [{self.low:+.3f}, {self.high:+.3f}] |"
+        )
+
+
+def _auc(rows: Sequence[tuple[int, float]]) -> float | None:
+    labels = [label for label, _ in rows]
+    if len(set(labels)) < 2:
+        return None
+    return roc_auc(labels, [score for _, score in rows])
+
+
+def compare(
+    pairs: Sequence[Pair],
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> list[AucDifference]:
+    """Return every measure that has both labels: both AUCs and B - A, resampling questions."""
+    rng = random.Random(seed)
+    found = []
+    for name, keep in measures(pairs).items():
+        by_question: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
+        for pair, x, y in zip(pairs, a, b, strict=True):
+            if keep(pair):
+                by_question[pair.question].append((pair.label, x, y))
+        groups = list(by_question.values())
+        rows = [row for group in groups for row in group]
+        auc_a, auc_b = _auc([(r[0], r[1]) for r in rows]), _auc([(r[0], r[2]) for r in rows])
+        if auc_a is None or auc_b is None:
+            continue
+        diffs = []
+        for _ in range(resamples):
+            drawn = [row for _ in groups for row in rng.choice(groups)]
+            left, right = _auc([(r[0], r[1]) for r in drawn]), _auc([(r[0], r[2]) for r in drawn])
+            if left is not None and right is not None:
+                diffs.append(right - left)
+        diffs.sort()
+        low, high = diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]
+        found.append(AucDifference(name, len(rows), auc_a, auc_b, low, high))
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Score the pairs with both evaluators and print the table of differences."""
+    from models.evaluator import load_evaluator
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", type=Path, help="evaluator artifact A (e.g. the shipped one)")
+    parser.add_argument("b", type=Path, help="evaluator artifact B (the candidate)")
+    parser.add_argument("--data", type=Path, nargs="+", required=True, help="questions (JSONL)")
+    parser.add_argument("--limit", type=int, help="the seeded sample `acrag judges eval` takes")
+    parser.add_argument("--docs", type=Path, help="documentation files (neighbour negatives)")
+    parser.add_argument("--json", type=Path, help="also write the rows to this JSON file")
+    args = parser.parse_args(argv)
+    records = sample(load_records(args.data), args.limit)
+    pairs = topic_pairs(records, docs_dir=args.docs)
+    questions, texts = [p.question for p in pairs], [p.text for p in pairs]
+    scores = [load_evaluator(path).score_pairs(questions, texts) for path in (args.a, args.b)]
+    rows = compare(pairs, scores[0], scores[1])
+    print(f"{len(records)} questions, {len(pairs)} pairs; A = {args.a}, B = {args.b}\n")  # noqa: T201
+    print("| measure | pairs | A AUC | B AUC | B - A [95%] |\n|---|---:|---:|---:|---|")  # noqa: T201
+    for row in rows:
+        print(row)  # noqa: T201 - CLI output
+    if args.json:
+        args.json.write_text(json.dumps([vars(r) for r in rows], indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
