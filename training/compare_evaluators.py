@@ -17,6 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from bench.harness.judge_metrics import roc_auc
@@ -29,19 +30,23 @@ _BASE = frozenset({"positive", "hard", "easy"})
 _TOPIC = frozenset({"positive", *TOPIC_KINDS})
 
 
+def _keeps(kinds: frozenset[str], dataset: str, pair: Pair) -> bool:
+    return pair.kind in kinds and dataset in ("", pair.dataset)
+
+
 def measures(pairs: Sequence[Pair]) -> dict[str, Callable[[Pair], bool]]:
     """Return the report's measures as filters over pairs (each keeps the pairs it is over)."""
-    found: dict[str, Callable[[Pair], bool]] = {
-        "all": lambda p: p.kind in _BASE,
-        "all_with_topic": lambda p: p.kind in _BASE | _TOPIC,
-        "positive_vs_hard": lambda p: p.kind in ("positive", "hard"),
-        "positive_vs_topic": lambda p: p.kind in _TOPIC,
+    kinds: dict[str, tuple[frozenset[str], str]] = {
+        "all": (_BASE, ""),
+        "all_with_topic": (_BASE | _TOPIC, ""),
+        "positive_vs_hard": (frozenset({"positive", "hard"}), ""),
+        "positive_vs_topic": (_TOPIC, ""),
     }
     for kind in TOPIC_KINDS[1:]:
-        found[f"positive_vs_{kind}"] = lambda p, k=kind: p.kind in ("positive", k)
+        kinds[f"positive_vs_{kind}"] = (frozenset({"positive", kind}), "")
     for dataset in sorted({p.dataset for p in pairs}):
-        found[dataset] = lambda p, d=dataset: p.dataset == d and p.kind in _BASE
-    return found
+        kinds[dataset] = (_BASE, dataset)
+    return {name: partial(_keeps, *spec) for name, spec in kinds.items()}
 
 
 @dataclass(frozen=True)

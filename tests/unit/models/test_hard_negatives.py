@@ -1,7 +1,7 @@
 from pathlib import Path
 
-from training.hard_eval import doc_neighbours, topic_pairs, topic_report
 from training.data import build_pairs
+from training.hard_eval import doc_neighbours, topic_pairs, topic_report
 from training.hard_negatives import (
     MIXED,
     answer_windows,

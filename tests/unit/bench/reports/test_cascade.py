@@ -7,31 +7,25 @@ from bench.reports.cascade import cascade, main, sweep
 from tests.unit.bench.factories import record
 
 
-def _small(qid, *, right, logprob, seconds=1.0, **fields):
-    answer = "blue" if right else "wrong"
+def _answer(qid, *, right, seconds, **fields):
+    prediction = "blue" if right else "wrong"
     return record(
         "acrag",
         qid,
         score=float(right),
         answers=["blue"],
-        prediction=answer,
-        logprob=logprob,
+        prediction=prediction,
         seconds=seconds,
         **fields,
     )
 
 
-def _big(qid, *, right, seconds=3.0, **fields):
-    answer = "blue" if right else "no"
-    return record(
-        "acrag",
-        qid,
-        score=float(right),
-        answers=["blue"],
-        prediction=answer,
-        seconds=seconds,
-        **fields,
-    )
+def _small(qid, *, right, logprob, **fields):
+    return _answer(qid, right=right, seconds=1.0, logprob=logprob, **fields)
+
+
+def _big(qid, *, right, **fields):
+    return _answer(qid, right=right, seconds=3.0, **fields)
 
 
 def _runs():
