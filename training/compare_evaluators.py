@@ -103,6 +103,8 @@ def compare(
             left, right = _auc([(r[0], r[1]) for r in drawn]), _auc([(r[0], r[2]) for r in drawn])
             if left is not None and right is not None:
                 diffs.append(right - left)
+        if not diffs:  # every resample held one label only: no interval to give
+            continue
         diffs.sort()
         low, high = diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]
         found.append(AucDifference(name, len(rows), auc_a, auc_b, low, high))

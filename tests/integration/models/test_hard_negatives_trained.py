@@ -59,15 +59,20 @@ def test_hard_negatives_train_and_a_lora_artifact_resumes(tiny_data: Path, tmp_p
     made = json.loads((first / "manifest.json").read_text())
     assert made["hyperparameters"]["negatives"] == "hard"
     assert made["training_data"]["pairs"] > 12  # answer-less negatives and windows joined
-    resumed = ["--negatives", "mixed", "--resume", str(first), "--seed", "14"]
+    resumed = ["--negatives", "hard-focus", "--resume", str(first), "--seed", "14"]
     assert main([*common, *resumed, "--out", str(second)]) == 0
     manifest = json.loads((second / "manifest.json").read_text())
     assert [p["seed"] for p in manifest["training_phases"]] == [13, 14]
     assert manifest["weights_sha256"] != made["weights_sha256"]
+    third = tmp_path / "third"  # the shipped recipe's pairs plus the on-topic ones
+    mixed = ["--negatives", "mixed", "--resume", str(second), "--seed", "15"]
+    assert main([*common, *mixed, "--out", str(third)]) == 0
+    manifest = json.loads((third / "manifest.json").read_text())
+    assert [p["seed"] for p in manifest["training_phases"]] == [13, 14, 15]
     # The two artifacts compared on the same pairs, with an interval per measure.
     rows_file = tmp_path / "rows.json"
     data = ["--data", str(tiny_data / "qa" / "tiny.train.jsonl"), "--json", str(rows_file)]
-    assert compare_evaluators.main([str(first), str(second), *data]) == 0
+    assert compare_evaluators.main([str(first), str(third), *data]) == 0
     rows = {r["measure"]: r for r in json.loads(rows_file.read_text())}
     assert {"all", "positive_vs_hard", "positive_vs_answerless"} <= set(rows)
     for row in rows.values():
