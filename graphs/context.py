@@ -45,12 +45,14 @@ def calibrated_thresholds(evaluator: JudgeKind) -> CragThresholds:
     """
     if evaluator != "trained":
         return HEURISTIC_THRESHOLDS
-    from models.evaluator import load_thresholds
+    from models.artifact import MANIFEST
+    from models.evaluator import ARTIFACT_DIR, load_thresholds
 
-    try:
-        recorded = load_thresholds()
-    except FileNotFoundError:  # no artifact: the trained judge itself will say so
+    if not (ARTIFACT_DIR / MANIFEST).is_file():  # no artifact: the trained judge will say so
         return HEURISTIC_THRESHOLDS
+    # An artifact whose thresholds are missing, or whose decision was chosen for other
+    # weights, is refused with its own message: the heuristic's would be silently wrong.
+    recorded = load_thresholds()
     return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
 
 

@@ -69,3 +69,30 @@ def test_trained_evaluator_defaults_to_the_thresholds_in_its_manifest(monkeypatc
     thresholds = Context(evaluator="trained").crag_thresholds()
     assert thresholds == (recorded.upper, recorded.lower, recorded.strip_filter)
     assert Context(evaluator="heuristic").crag_thresholds() == context.HEURISTIC_THRESHOLDS
+
+
+def test_a_retrained_evaluator_without_its_own_decision_is_refused_not_guessed(
+    monkeypatch, tmp_path
+):
+    import json
+
+    from models import evaluator
+    from models.artifact import ArtifactError
+
+    monkeypatch.undo()  # the real calibration lookup, not the unit-test stand-in
+    monkeypatch.setattr(evaluator, "ARTIFACT_DIR", tmp_path)
+    lookup = context.calibrated_thresholds
+    lookup.cache_clear()  # the lookup is cached per process: forget the committed artifact
+    assert Context(evaluator="trained").crag_thresholds() == context.HEURISTIC_THRESHOLDS
+    lookup.cache_clear()
+
+    thresholds = {"upper": 0.89, "lower": -0.35, "strip_filter": -0.94}
+    manifest = {"thresholds": thresholds, "weights_sha256": "new weights"}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    stale = {"upper": 0.5, "lower": -0.5, "weights_sha256": "old weights"}
+    (tmp_path / "decision.json").write_text(json.dumps(stale))
+    try:
+        with pytest.raises(ArtifactError, match="other evaluator weights"):
+            Context(evaluator="trained").crag_thresholds()
+    finally:
+        lookup.cache_clear()  # later tests read the committed artifact again
