@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 
 from bench.harness.judge_metrics import roc_auc
+from bench.harness.probability_fit import resample_groups
 from training.data import Pair, load_records
 from training.hard_eval import TOPIC_KINDS, sample, topic_pairs
 
@@ -69,11 +70,11 @@ class AucDifference:
         )
 
 
-def _auc(rows: Sequence[tuple[int, float]]) -> float | None:
-    labels = [label for label, _ in rows]
+def _auc(pairs: Sequence[Pair], scores: Sequence[float], rows: Sequence[int]) -> float | None:
+    labels = [pairs[i].label for i in rows]
     if len(set(labels)) < 2:
         return None
-    return roc_auc(labels, [score for _, score in rows])
+    return roc_auc(labels, [scores[i] for i in rows])
 
 
 def compare(
@@ -88,26 +89,24 @@ def compare(
     rng = random.Random(seed)
     found = []
     for name, keep in measures(pairs).items():
-        by_question: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
-        for pair, x, y in zip(pairs, a, b, strict=True):
+        by_question: dict[str, list[int]] = defaultdict(list)
+        for index, pair in enumerate(pairs):
             if keep(pair):
-                by_question[pair.question].append((pair.label, x, y))
+                by_question[pair.question].append(index)
         groups = list(by_question.values())
-        rows = [row for group in groups for row in group]
-        auc_a, auc_b = _auc([(r[0], r[1]) for r in rows]), _auc([(r[0], r[2]) for r in rows])
+        rows = [i for group in groups for i in group]
+        auc_a, auc_b = _auc(pairs, a, rows), _auc(pairs, b, rows)
         if auc_a is None or auc_b is None:
             continue
-        diffs = []
-        for _ in range(resamples):
-            drawn = [row for _ in groups for row in rng.choice(groups)]
-            left, right = _auc([(r[0], r[1]) for r in drawn]), _auc([(r[0], r[2]) for r in drawn])
-            if left is not None and right is not None:
-                diffs.append(right - left)
-        if not diffs:  # every resample held one label only: no interval to give
+
+        def difference(drawn: list[int]) -> float | None:
+            left, right = _auc(pairs, a, drawn), _auc(pairs, b, drawn)
+            return None if left is None or right is None else right - left
+
+        interval = resample_groups(groups, difference, rng=rng, resamples=resamples)
+        if interval is None:  # every resample held one label only: no interval to give
             continue
-        diffs.sort()
-        low, high = diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]
-        found.append(AucDifference(name, len(rows), auc_a, auc_b, low, high))
+        found.append(AucDifference(name, len(rows), auc_a, auc_b, *interval))
     return found
 
 

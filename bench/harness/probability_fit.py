@@ -7,30 +7,53 @@ rows of one question are not independent.
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.harness.judge_metrics import roc_auc
 
-__all__ = ["bootstrap", "fit_logistic", "judged"]
+__all__ = ["bootstrap", "fit_logistic", "judged", "resample_groups"]
+
+
+def resample_groups(
+    members: Sequence[list[int]],
+    statistic: Callable[[list[int]], float | None],
+    *,
+    rng: random.Random,
+    resamples: int,
+) -> tuple[float, float] | None:
+    """Return a 95% interval of `statistic` over resamples of whole groups of row indices.
+
+    A draw whose statistic is None (e.g. one label only) is skipped; None if every one was.
+    """
+    values = []
+    for _ in range(resamples):
+        value = statistic([i for _ in members for i in rng.choice(members)])
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    values.sort()
+    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
 
 
 def bootstrap(
     labels: list[int], scores: list[float], groups: list[str], seed: int = 0
 ) -> tuple[float, float]:
     """Return a 95% interval of the AUC, resampling questions (their rows go together)."""
-    rng, values = random.Random(seed), []
     members: dict[str, list[int]] = defaultdict(list)
     for index, group in enumerate(groups):
         members[group].append(index)
-    names = sorted(members)
-    for _ in range(500):
-        idx = [i for _ in names for i in members[rng.choice(names)]]
+
+    def auc(idx: list[int]) -> float | None:
         picked = [labels[i] for i in idx]
-        if 0 < sum(picked) < len(picked):
-            values.append(roc_auc(picked, [scores[i] for i in idx]))
-    values.sort()
-    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+        return roc_auc(picked, [scores[i] for i in idx]) if 0 < sum(picked) < len(picked) else None
+
+    ordered = [members[name] for name in sorted(members)]
+    interval = resample_groups(ordered, auc, rng=random.Random(seed), resamples=500)
+    if interval is None:
+        raise ValueError("no resample of these rows holds both labels")
+    return interval
 
 
 def fit_logistic(

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.datasets.check import question_kind
-from bench.harness.metrics import question_correct
 from bench.harness.records import Record, read_run
-from bench.reports.rescore_answers import acc_today
+from bench.reports.rescore_answers import right_today
 
 __all__ = ["KINDS", "by_kind", "main"]
 
@@ -35,8 +34,7 @@ def by_kind(
         if kind is None or r.error:
             continue
         row = table[r.strategy]
-        right = question_correct(r.answers, acc=acc_today(r), abstained=r.abstained)
-        row[kind][0] += int(right > 0)
+        row[kind][0] += int(right_today(r) > 0)
         row[kind][1] += 1
         if kind != "unanswerable":
             row["false abstention"][0] += int(r.abstained)

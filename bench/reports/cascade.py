@@ -30,10 +30,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bench.harness.metrics import question_correct
 from bench.harness.paired import paired_values
 from bench.harness.records import Record, read_run, write_records
-from bench.reports.rescore_answers import acc_today
+from bench.reports.rescore_answers import right_today
 from models.answer_check import agreement
 
 __all__ = ["SIGNALS", "Cascade", "cascade", "main", "sweep"]
@@ -70,10 +69,6 @@ class Cascade:
     """Per question, the record the cascade answers with; its seconds are the cascade's."""
 
 
-def _right(record: Record) -> float:
-    return question_correct(record.answers, acc=acc_today(record), abstained=record.abstained)
-
-
 def _escalates(record: Record, signal: str, below: float) -> bool:
     value = SIGNALS[signal](record)
     return record.abstained or value is None or value < below
@@ -94,7 +89,7 @@ def cascade(
         seconds = small[key].seconds + (big[key].seconds if up else 0.0)
         model = f"{small[key].model}>{big[key].model}" if up else small[key].model
         records.append(replace(answer, seconds=seconds, stages={}, model=model))
-        outcomes[key] = _right(answer)
+        outcomes[key] = right_today(answer)
     n = len(shared)
     mean_seconds = sum(r.seconds for r in records) / n
     right = sum(outcomes.values()) / n
@@ -109,8 +104,8 @@ def sweep(
     Best: the most right outcomes, then the fewest seconds. Thresholds: every value a signal
     takes on these records (escalating below it), and -inf (escalate abstentions only).
     """
-    budget = max_cost * sum(big[k].seconds for k in small.keys() & big.keys())
-    budget /= max(1, len(small.keys() & big.keys()))
+    shared = small.keys() & big.keys()
+    budget = max_cost * sum(big[k].seconds for k in shared) / max(1, len(shared))
     tried = []
     for signal, read in SIGNALS.items():
         values = {v for r in small.values() if (v := read(r)) is not None}
@@ -179,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         chosen = cascade(small, big, signal=args.signal, below=args.below)
     keys = sorted(chosen.outcomes)
     readers = {"small": small, "big": big}
-    alone = {name: {k: _right(run[k]) for k in keys} for name, run in readers.items()}
+    alone = {name: {k: right_today(run[k]) for k in keys} for name, run in readers.items()}
     secs = {name: sum(run[k].seconds for k in keys) / len(keys) for name, run in readers.items()}
     rows = [_line(name, sum(alone[name].values()) / len(keys), secs[name]) for name in readers]
     label = f"cascade ({chosen.signal} < {chosen.below:.4g})"

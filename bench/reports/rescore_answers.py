@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.harness.metrics import is_answerable, score_prediction
+from bench.harness.metrics import is_answerable, question_correct, score_prediction
 from bench.harness.records import Record, read_run
 
-__all__ = ["Changed", "acc_today", "main", "rescored"]
+__all__ = ["Changed", "acc_today", "main", "rescored", "right_today"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,11 @@ def acc_today(record: Record) -> float:
     """Return the record's Acc under today's scorer (an abstention's sentence answers nothing)."""
     answer = "" if record.abstained else record.prediction
     return score_prediction(answer, record.answers).acc
+
+
+def right_today(record: Record) -> float:
+    """Return 1.0 for a right outcome under today's scorer (`metrics.question_correct`)."""
+    return question_correct(record.answers, acc=acc_today(record), abstained=record.abstained)
 
 
 def rescored(records: Sequence[Record]) -> dict[str, tuple[int, float, float, list[Changed]]]:
