@@ -15,7 +15,6 @@ import argparse
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -88,10 +87,10 @@ def bare_first_token(server: Any, messages: list[dict[str, str]]) -> float:
 def prefill_per_second(server: Any, messages: list[dict[str, str]]) -> tuple[int, float]:
     """Prompt tokens and llama.cpp's own prompt-evaluation speed (tokens/s) for `messages`.
 
-    The first message gets a fresh prefix, so no token of the prompt comes from the KV cache.
+    The request turns llama.cpp's prompt cache off, so every token of the prompt is evaluated,
+    and the same messages count the same tokens each time.
     """
-    fresh = [{**messages[0], "content": f"[{uuid.uuid4().hex}] {messages[0]['content']}"}]
-    request = {"messages": fresh + messages[1:], "max_tokens": 1, "temperature": 0.0}
+    request = {"messages": messages, "max_tokens": 1, "temperature": 0.0, "cache_prompt": False}
     timings = server.handle_chat_completions({**request, "stream": False}).get("timings", {})
     return int(timings.get("prompt_n", 0)), float(timings.get("prompt_per_second", "nan"))
 
