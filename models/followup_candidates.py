@@ -16,7 +16,15 @@ from models.followup_rules import pronoun_kind, pronouns
 from models.names import ARTICLES, NOT_NAMES, TRAILING, name_runs, title_runs, without_conjunction
 from models.text import AUXILIARIES, FUNCTION_WORDS
 
-__all__ = ["Pointer", "candidates", "head_noun", "pointer", "substitute"]
+__all__ = [
+    "Pointer",
+    "asks_for_thing",
+    "candidates",
+    "head_noun",
+    "pointer",
+    "reaches_back",
+    "substitute",
+]
 
 _MAX_CANDIDATES = 8
 _TURNS = 3
@@ -171,6 +179,30 @@ def _definite(text: str) -> list[str]:
             out.append(f"{phrase} {words[end]} {names[0]}")
         out.append(phrase)
     return out
+
+
+_ASKS_WHICH = re.compile(r"^(?:and\s+)?(?:what|which)\b", re.IGNORECASE)
+_DEFINES = re.compile(r"^(?:and\s+)?what\s+(?:is|are|was|were)\s+(?:the\s+)?[A-Z]")
+""""What is Queen of the Fen?" asks what a name is: its answer describes it, names nothing new."""
+
+
+def asks_for_thing(question: str, kind: str) -> bool:
+    """Tell whether a question's answer is the thing a later "it" (or "there") means.
+
+    "What closed the gallery?" and "Which painting was stolen?" ask for a thing, and "it"
+    then means the answer; "Who carved it?", "How tall is it?", "When ...?" ask about the
+    question's thing, which "it" keeps meaning. A "there" means the place a "where" answered.
+    """
+    text = question.strip()
+    if kind == "there":
+        return True
+    return bool(_ASKS_WHICH.match(text)) and not _DEFINES.match(text)
+
+
+def reaches_back(turn: str) -> bool:
+    """Tell whether a turn says it goes back in the conversation ("back to the flood, ...")."""
+    text = turn.strip()
+    return bool(_BACK_TO.match(text) or re.search(_ABOUT_TALK[:-1], text, re.IGNORECASE))
 
 
 def head_noun(phrase: str) -> str:

@@ -27,7 +27,14 @@ from models.followup import (
     stands_alone,
     without_context,
 )
-from models.followup_candidates import Pointer, candidates, pointer, substitute
+from models.followup_candidates import (
+    Pointer,
+    asks_for_thing,
+    candidates,
+    pointer,
+    reaches_back,
+    substitute,
+)
 from models.followup_rules import pronouns
 from models.names import name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
@@ -113,10 +120,16 @@ class ChoiceRewriter:
         found = pointer(turn, options)
         if found and found.kind in ("he", "she"):
             options = _people_first(options)
+        elif found and found.kind in ("it", "there") and not _points_further(turn, found):
+            options = _recent_things(history, found.kind) or options
         word = found.word if found else ""
         # "none" (a new topic) is offered only to a turn that does not point back: no pronoun
         # or pointing word, no leading "And", not a fragment, more than one content word
-        choice = self._choose(model, turn, history, options, word, open_topic=not points_back(turn))
+        open_topic = not points_back(turn)
+        if len(options) == 1 and not open_topic:
+            choice = options[0]  # the one thing the last exchange named: nothing to choose
+        else:
+            choice = self._choose(model, turn, history, options, word, open_topic=open_topic)
         if choice == NONE:
             return Rewrite(turn, "kept")  # a new topic, left as typed
         said = f"{word.lower()} = {choice}" if found else choice
@@ -251,6 +264,39 @@ def _people_first(options: Sequence[str]) -> list[str]:
         return 2 <= len(words) <= 3 and all(_NAME_WORD.match(w) for w in words)
 
     return sorted(options, key=lambda o: not person(o))
+
+
+def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
+    """Return what a non-person "it" or "there" most likely means, most likely first.
+
+    The last exchange's things: its answer first when its question asked which or what thing
+    ("What closed the gallery?" -> "the Coppergate fire": "when was it?" means the fire) or
+    where ("there"), else the question's ("How tall is the Lantern Bearer?" -> "1.6 metres":
+    "who made it?" means the statue). The person a "she" of that turn was read as is left
+    out. Older turns are not offered: "it" points at the last thing talked about (a turn that
+    reaches further back says so, "the bridge from my first question"). Empty when the last
+    exchange names no thing, and the caller offers the whole conversation.
+    """
+    last = history[-1]
+    asked = _asked(last)
+    people = _read_as_people(last)
+    said = [o for o in candidates([("", last.answer)]) if o]
+    named = [o for o in candidates([(asked, "")]) if o and not any(p in o for p in people)]
+    things = said + named if asks_for_thing(asked, kind) else named + said
+    return list(dict.fromkeys(things))
+
+
+def _read_as_people(exchange: Exchange) -> list[str]:
+    """Return the names that a "he" or "she" the user typed was read as (by its standalone)."""
+    typed = {m.group(0).lower() for m in pronouns(exchange.question)}
+    if not typed & {"he", "him", "his", "she", "her", "hers"}:
+        return []
+    return [n for n in name_runs(exchange.standalone) if n not in exchange.question]
+
+
+def _points_further(turn: str, found: Pointer) -> bool:
+    """Tell whether a turn reaches past the last exchange ("back to the flood, when ...")."""
+    return " " in found.word or bool(reaches_back(turn))
 
 
 def _same_kind(named: str, previous: str) -> str:
