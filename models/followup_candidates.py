@@ -182,7 +182,7 @@ def _definite(text: str) -> list[str]:
 
 
 _ASKS_WHICH = re.compile(r"^(?:and\s+)?(?:what|which)\b", re.IGNORECASE)
-_DEFINES = re.compile(r"^(?:and\s+)?what\s+(?:is|are|was|were)\s+(?:the\s+)?[A-Z]")
+_DEFINES = re.compile(r"^(?:[Aa]nd\s+)?[Ww]hat\s+(?:is|are|was|were)\s+(?:the\s+)?[A-Z]")
 """"What is Queen of the Fen?" asks what a name is: its answer describes it, names nothing new."""
 
 

@@ -37,6 +37,7 @@ from bench.datasets.conversations import (
     CORPORA,
     MULTITURN_FILE,
     THREADS2_FILE,
+    THREADS3_FILE,
     THREADS_FILE,
     Conversation,
     is_question,
@@ -262,7 +263,7 @@ def _split_problems(c: Conversation) -> Iterator[str]:
 def check_conversations(path: Path = MULTITURN_FILE) -> CheckReport:
     """Check a multi-turn set: shapes, questions, follow-ups, answers found in the corpus."""
     report = CheckReport(path)
-    split = path in (THREADS_FILE, THREADS2_FILE) or path.parent.name.startswith("threads")
+    split = path.parent.name.startswith("threads")
     most = 4 if split else 3
     for c in load_conversations(path):
         report.counts["conversations"] += 1
@@ -285,7 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        sets = [check_conversations(), *map(check_conversations, (THREADS_FILE, THREADS2_FILE))]
+        threads = (THREADS_FILE, THREADS2_FILE, THREADS3_FILE)
+        sets = [check_conversations(), *map(check_conversations, threads)]
         reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:
         for problem in report.problems:

@@ -12,8 +12,9 @@
 
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
-`threads/README.md`); `threads2/` (`THREADS2_FILE`) is the third, written by someone who had not
-read the rules, over documents of other kinds (`threads2/README.md`). Their records add
+`threads/README.md`); `threads2/` (`THREADS2_FILE`) and `threads3/` (`THREADS3_FILE`) are the
+third and fourth, each written by someone who had not read the rules, over documents of other
+kinds (their `README.md`). Their records add
 `"split": "dev" | "test"` (seeded, committed before any tuning) and per turn `"kind"` (`first`,
 `person`, `place`, `thing`, `event`, `ellipsis`, `switch`, `meta`) and optional `"variants"`
 (other acceptable standalone questions); 2-4 turns. A `switch` turn changes topic: its
@@ -45,6 +46,7 @@ __all__ = [
     "CORPORA",
     "MULTITURN_FILE",
     "THREADS2_FILE",
+    "THREADS3_FILE",
     "THREADS_FILE",
     "Conversation",
     "Turn",
@@ -61,11 +63,13 @@ _ROOT = Path(__file__).resolve().parents[2]
 MULTITURN_FILE = _ROOT / "bench" / "datasets" / "multiturn.jsonl"
 THREADS_FILE = _ROOT / "bench" / "datasets" / "threads" / "conversations.jsonl"
 THREADS2_FILE = _ROOT / "bench" / "datasets" / "threads2" / "conversations.jsonl"
+THREADS3_FILE = _ROOT / "bench" / "datasets" / "threads3" / "conversations.jsonl"
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
     "threads": _ROOT / "bench" / "datasets" / "threads" / "docs",
     "threads2": _ROOT / "bench" / "datasets" / "threads2" / "docs",
+    "threads3": _ROOT / "bench" / "datasets" / "threads3" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 

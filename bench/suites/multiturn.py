@@ -10,9 +10,10 @@ conversation at a time (a rerun skips finished ones), the table to `--out/result
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
 rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
-the rules, over other kinds of documents, split the same way), `both` (the first two) or
-`all`. `--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`,
-no graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
+the rules, over other kinds of documents, split the same way), the fourth (`threads3`, made
+the same way as the third, a session later), `both` (the first two) or `all`.
+`--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`, no
+graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
 `follow_ups` setting (`--set follow_ups=rules`) and `--model` its model (`follow_up_model`).
 `python -m bench.harness.paired --rewrites A B` compares two such runs on the same follow-ups.
 """
@@ -187,17 +188,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--conversations",
-        choices=["multiturn", "threads", "threads2", "both", "all"],
+        choices=["multiturn", "threads", "threads2", "threads3", "both", "all"],
         default="both",
         help="which shipped set: the first, the second (threads), the third (threads2), the "
-        "first two (both, the default) or all three",
+        "fourth (threads3), the first two (both, the default) or all four",
     )
     parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
     parser.add_argument(
         "--rewrites-only", action="store_true", help="score the follow-up rewriter alone"
     )
     parser.add_argument(
-        "--corpus", default="all", help="sample, usrdoc, threads, threads2 or all (default)"
+        "--corpus",
+        default="all",
+        help="sample, usrdoc, threads, threads2, threads3 or all (default)",
     )
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
@@ -221,6 +224,7 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
     from bench.datasets.conversations import (
         MULTITURN_FILE,
         THREADS2_FILE,
+        THREADS3_FILE,
         THREADS_FILE,
         load_conversations,
     )
@@ -230,8 +234,9 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
         "multiturn": [MULTITURN_FILE],
         "threads": [THREADS_FILE],
         "threads2": [THREADS2_FILE],
+        "threads3": [THREADS3_FILE],
         "both": [MULTITURN_FILE, THREADS_FILE],
-        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE],
+        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE, THREADS3_FILE],
     }
     paths = [args.data] if args.data else shipped[args.conversations]
     found = [

@@ -1,6 +1,6 @@
 import pytest
 
-from models.followup_candidates import candidates, pointer, substitute
+from models.followup_candidates import asks_for_thing, candidates, pointer, reaches_back, substitute
 
 # Turns and answers from the threads set's dev half (bench/datasets/threads), as typed.
 
@@ -152,3 +152,34 @@ def test_substitute_puts_the_referent_where_the_turn_points_back(turn, referent,
         assert found == f"What's {referent}'s best-selling book?"
     else:
         assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "expected"),
+    [
+        ("What closed the Brannock Mill?", "it", True),
+        ("Which painting was stolen in 1967?", "it", True),
+        ("and which ship did the Kell line buy?", "it", True),
+        ("What is Queen of the Fen?", "it", False),  # defines a name: the name stays the topic
+        ("Who carved the Lantern Keeper?", "it", False),
+        ("How tall is the Lantern Keeper?", "it", False),
+        ("Where was the Lantern Keeper found?", "it", False),
+        ("Where was the Lantern Keeper found?", "there", True),
+    ],
+)
+def test_asks_for_thing_says_when_a_later_it_means_the_answer(question, kind, expected):
+    assert asks_for_thing(question, kind) is expected
+
+
+@pytest.mark.parametrize(
+    ("turn", "expected"),
+    [
+        ("going back to the flood, when was the wall finished", True),
+        ("who painted the one we talked about first?", True),
+        ("the statue from my first question, who made it?", True),
+        ("who made it?", False),
+        ("and there?", False),
+    ],
+)
+def test_reaches_back_finds_a_turn_that_says_it_goes_back(turn, expected):
+    assert reaches_back(turn) is expected

@@ -219,3 +219,45 @@ def test_without_a_model_the_rules_answer_and_say_why():
 
     found = ChoiceRewriter(missing).rewrite("When did she die?", KELLO)
     assert found.made == "resolved" and found.degraded == "no model file"
+
+
+# A non-person "it" or "there": the last exchange's things, in the order a reader takes them.
+MILL = Exchange("What closed the Brannock Mill?", "What closed the Brannock Mill?", "Weir fire")
+KEEPER = Exchange("How tall is the Lantern Keeper?", "How tall is the Lantern Keeper?", "2 metres")
+
+
+def test_it_after_a_which_thing_question_lists_its_answer_first_and_no_older_turn():
+    model = structured_model([('What does "it"', _pick("Weir fire"))])
+    found = ChoiceRewriter(lambda: model).rewrite("when was it", [KEEPER, MILL])
+    asked = model.calls[-1][1].split("Last question: when was it")[1]
+    assert asked.index("1. Weir fire") < asked.index("the Brannock Mill")
+    assert "Keeper" not in asked
+    assert (found.question, found.referent) == ("When was Weir fire?", "it = Weir fire")
+
+
+def test_it_after_a_question_about_a_thing_means_that_thing_without_asking_the_model():
+    model = structured_model(default=_pick("the Brannock Mill"))  # would be wrong if asked
+    found = ChoiceRewriter(lambda: model).rewrite("who made it?", [MILL, KEEPER])
+    assert model.calls == []  # "2 metres" names nothing: the statue is the one thing
+    assert (found.question, found.referent) == (
+        "Who made the Lantern Keeper?",
+        "it = the Lantern Keeper",
+    )
+
+
+def test_the_person_a_she_was_read_as_is_not_offered_for_its():
+    history = [
+        Exchange("Who founded the Orla school?", "Who founded the Orla school?", "Ada Brell"),
+        Exchange("where was she born?", "Where was Ada Brell born?", "Tresk"),
+    ]
+    model = structured_model(default=_pick("Ada Brell"))
+    found = ChoiceRewriter(lambda: model).rewrite("which ship stood in its harbour", history)
+    assert model.calls == [] and found.question == "Which ship stood in Tresk's harbour?"
+
+
+def test_a_turn_that_goes_back_is_offered_the_whole_conversation():
+    model = structured_model([('What does "it"', _pick("the Lantern Keeper"))])
+    turn = "going back to the statue, who made it?"
+    found = ChoiceRewriter(lambda: model).rewrite(turn, [KEEPER, MILL])
+    assert "the Lantern Keeper" in model.calls[-1][1].split("Last question:")[-1]
+    assert found.question == "Who made the Lantern Keeper?"

@@ -7,6 +7,7 @@ import pytest
 from bench.datasets.check import check_conversations
 from bench.datasets.conversations import (
     THREADS2_FILE,
+    THREADS3_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -29,7 +30,8 @@ EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
 
 
 @pytest.mark.parametrize(
-    ("path", "corpus"), [(THREADS_FILE, "threads"), (THREADS2_FILE, "threads2")]
+    ("path", "corpus"),
+    [(THREADS_FILE, "threads"), (THREADS2_FILE, "threads2"), (THREADS3_FILE, "threads3")],
 )
 def test_the_threads_sets_are_split_and_sound(path, corpus):
     conversations = load_conversations(path)
