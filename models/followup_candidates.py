@@ -182,6 +182,9 @@ def _definite(text: str) -> list[str]:
 
 
 _ASKS_WHICH = re.compile(r"^(?:and\s+)?(?:what|which)\b", re.IGNORECASE)
+_ASKS_WHERE = re.compile(
+    r"^(?:and\s+)?(?:where|which\s+(?:town|city|village|island|place))\b", re.I
+)
 _DEFINES = re.compile(r"^(?:[Aa]nd\s+)?[Ww]hat\s+(?:is|are|was|were)\s+(?:the\s+)?[A-Z]")
 """"What is Queen of the Fen?" asks what a name is: its answer describes it, names nothing new."""
 
@@ -195,7 +198,7 @@ def asks_for_thing(question: str, kind: str) -> bool:
     """
     text = question.strip()
     if kind == "there":
-        return True
+        return bool(_ASKS_WHERE.match(text))
     return bool(_ASKS_WHICH.match(text)) and not _DEFINES.match(text)
 
 

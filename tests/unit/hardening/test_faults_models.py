@@ -177,15 +177,15 @@ def test_condense_model_raising_falls_back_to_the_rules() -> None:
     class RaisingStructured(StructuredOutputMixin, RaisingModel):
         """A rewriter whose schema-constrained calls raise."""
 
-    history = [
-        HumanMessage("Tell me about France."),
-        AIMessage("France is a country."),
-        HumanMessage("What is its capital?"),
+    history = [  # "he" is the model's to choose ("it" would be chosen by rule)
+        HumanMessage("Who designed the Eiffel Tower?"),
+        AIMessage("Gustave Eiffel."),
+        HumanMessage("Where did he die?"),
     ]
     result = make_graph(rewriter=RaisingStructured(calls=[])).invoke(
         {"messages": history}, context=Context(route="A")
     )
-    assert result["standalone_question"] == "What is France's capital?"
+    assert result["standalone_question"] == "Where did Gustave Eiffel die?"
     assert result["events"][1]["type"] == "question"
     assert result["events"][1]["condensed"] == "resolved"
     assert "RuntimeError: model exploded" in result["events"][0]["problem"]

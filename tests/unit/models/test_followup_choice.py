@@ -120,7 +120,7 @@ def test_a_possessive_and_a_noun_asks_what_that_is_without_a_written_question():
         "What is the Lumo T2's capacity?",
         "its = the Lumo T2",
     )
-    assert len(model.calls) == 1  # no write-out, so no word of the heating element borrowed
+    assert model.calls == []  # "its" by rule, and no write-out borrowing the heating element
     plural = ChoiceRewriter(lambda: model).rewrite("and its colours", lumo)
     assert plural.question == "What are the Lumo T2's colours?"
 
@@ -226,23 +226,51 @@ MILL = Exchange("What closed the Brannock Mill?", "What closed the Brannock Mill
 KEEPER = Exchange("How tall is the Lantern Keeper?", "How tall is the Lantern Keeper?", "2 metres")
 
 
-def test_it_after_a_which_thing_question_lists_its_answer_first_and_no_older_turn():
-    model = structured_model([('What does "it"', _pick("Weir fire"))])
+def test_it_after_a_which_thing_question_means_its_answer_and_no_model_is_asked():
+    model = structured_model(default=_pick("the Lantern Keeper"))  # an older turn's statue
     found = ChoiceRewriter(lambda: model).rewrite("when was it", [KEEPER, MILL])
-    asked = model.calls[-1][1].split("Last question: when was it")[1]
-    assert asked.index("1. Weir fire") < asked.index("the Brannock Mill")
-    assert "Keeper" not in asked
+    assert model.calls == []
     assert (found.question, found.referent) == ("When was Weir fire?", "it = Weir fire")
 
 
-def test_it_after_a_question_about_a_thing_means_that_thing_without_asking_the_model():
-    model = structured_model(default=_pick("the Brannock Mill"))  # would be wrong if asked
+def test_it_after_a_question_about_a_thing_means_that_thing():
+    model = structured_model(default=_pick("the Brannock Mill"))
     found = ChoiceRewriter(lambda: model).rewrite("who made it?", [MILL, KEEPER])
     assert model.calls == []  # "2 metres" names nothing: the statue is the one thing
-    assert (found.question, found.referent) == (
-        "Who made the Lantern Keeper?",
-        "it = the Lantern Keeper",
+    assert found.referent == "it = the Lantern Keeper"
+    assert found.question == "Who made the Lantern Keeper?"
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "turn", "expected"),
+    [
+        # a lowercase answer describes the question's thing: "its" is the press
+        (
+            "What does the Quillfield Press print?",
+            "field guides",
+            "its best book?",
+            "the Quillfield Press",
+        ),
+        # the name and the word after it, unless that word is the verb
+        ("When was the Coppergate fire?", "1936", "what was lost in it?", "the Coppergate fire"),
+        ("How much film does the Harrow K3 take?", "36 shots", "how heavy is it", "the Harrow K3"),
+        # a name before what it owns
+        (
+            "What is the wingspan of the Ashcrest Warbler?",
+            "19 centimetres",
+            "when does it arrive",
+            "the Ashcrest Warbler",
+        ),
+        # "there" is where a "where" question's answer is, else the question's place
+        ("Where is the Pellmont factory?", "Lowther Moss", "how many work there", "Lowther Moss"),
+        ("What is Dunmere famous for?", "smoked eel", "how many people live there", "Dunmere"),
+    ],
+)
+def test_the_salient_thing_of_the_last_exchange(asked, answer, turn, expected):
+    found = ChoiceRewriter(lambda: structured_model()).rewrite(
+        turn, [Exchange(asked, asked, answer)]
     )
+    assert found.referent.endswith(f"= {expected}")
 
 
 def test_the_person_a_she_was_read_as_is_not_offered_for_its():
@@ -255,7 +283,7 @@ def test_the_person_a_she_was_read_as_is_not_offered_for_its():
     assert model.calls == [] and found.question == "Which ship stood in Tresk's harbour?"
 
 
-def test_a_turn_that_goes_back_is_offered_the_whole_conversation():
+def test_a_turn_that_goes_back_is_left_to_the_model_with_the_whole_conversation():
     model = structured_model([('What does "it"', _pick("the Lantern Keeper"))])
     turn = "going back to the statue, who made it?"
     found = ChoiceRewriter(lambda: model).rewrite(turn, [KEEPER, MILL])
