@@ -300,10 +300,10 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
 
 
 def _names_first(phrases: Sequence[str], question: str) -> list[str]:
-    """Return a question's phrases with names first, each after a longer name it opens.
+    """Return a question's phrases with names first, each after the longer name it opens.
 
-    The longer name is a name and the word after it ("the Coppergate fire"), unless that
-    word is the question's verb ("What does the Quillfield Press print?").
+    The longer name is a name and the lowercase word after it ("the Coppergate fire"), unless
+    that word is the question's verb ("What does the Quillfield Press print?").
     """
 
     def owned(phrase: str) -> bool:
@@ -311,10 +311,11 @@ def _names_first(phrases: Sequence[str], question: str) -> list[str]:
 
     ordered = sorted(phrases, key=owned)
     for longer in [p for p in ordered if not owned(p) and not _verb_after(p, question)]:
-        for shorter in [p for p in ordered if p != longer and longer.startswith(f"{p} ")]:
-            if ordered.index(shorter) < ordered.index(longer):
-                ordered.remove(longer)
-                ordered.insert(ordered.index(shorter), longer)
+        shorter, _, word = longer.rpartition(" ")
+        noun = word.isalpha() and word.islower()  # "Saltry in November 1788" is no such name
+        if noun and shorter in ordered and ordered.index(shorter) < ordered.index(longer):
+            ordered.remove(longer)
+            ordered.insert(ordered.index(shorter), longer)
     return ordered
 
 

@@ -36,6 +36,9 @@ _TITLE_JOINERS = _JOINERS | frozenset(
 """Small words inside a title ("Evening at the Mill", "Girl with a Blue Kite"). Between two
 names they also join what is not a title ("Kello at Dunmere"), so only the follow-up
 candidates read titles this way; the rules keep `name_runs`."""
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 _LEADING = "(\"“'‘"
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
@@ -121,10 +124,13 @@ def _fits(words: list[str], i: int, start: int, joiners: frozenset[str]) -> bool
 
 
 def _capital_after_joiners(words: list[str], i: int, joiners: frozenset[str]) -> bool:
-    """Tell whether joiners from `i` on lead to a capitalised word ("Coton in the Elms")."""
+    """Tell whether joiners from `i` on lead to a capitalised word ("Coton in the Elms").
+
+    A month is a date, not the rest of a name: "Saltry in November 1788" is "Saltry".
+    """
     while i < len(words) and words[i].lower() in joiners:
         i += 1
-    return _capital_at(words, i)
+    return _capital_at(words, i) and bare(words[i]).lower() not in _MONTHS
 
 
 def _capital_at(words: list[str], i: int) -> bool:

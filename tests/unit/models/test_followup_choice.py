@@ -254,6 +254,7 @@ def test_it_after_a_question_about_a_thing_means_that_thing():
         # the name and the word after it, unless that word is the verb
         ("When was the Coppergate fire?", "1936", "what was lost in it?", "the Coppergate fire"),
         ("How much film does the Harrow K3 take?", "36 shots", "how heavy is it", "the Harrow K3"),
+        ("How many drowned in Saltry in November 1788?", "43", "what protects it", "Saltry"),
         # a name before what it owns
         (
             "What is the wingspan of the Ashcrest Warbler?",
