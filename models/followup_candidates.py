@@ -182,6 +182,11 @@ def _definite(text: str) -> list[str]:
 
 
 _ASKS_WHICH = re.compile(r"^(?:and\s+)?(?:what|which)\b", re.IGNORECASE)
+_ASKS_KIND = re.compile(
+    r"^(?:and\s+)?what\s+(?:(?:kind|type|sort)s?\s+of\s+)?[a-z][\w-]*\s+(?:do|does|did)\b",
+    re.IGNORECASE,
+)
+""""What batteries does the Finch-8 radio take?" asks what kind: its answer is no new thing."""
 _ASKS_WHERE = re.compile(
     r"^(?:and\s+)?(?:where|which\s+(?:town|city|village|island|place))\b", re.I
 )
@@ -192,14 +197,19 @@ _DEFINES = re.compile(r"^(?:[Aa]nd\s+)?[Ww]hat\s+(?:is|are|was|were)\s+(?:the\s+
 def asks_for_thing(question: str, kind: str) -> bool:
     """Tell whether a question's answer is the thing a later "it" (or "there") means.
 
-    "What closed the gallery?" and "Which painting was stolen?" ask for a thing, and "it"
-    then means the answer; "Who carved it?", "How tall is it?", "When ...?" ask about the
-    question's thing, which "it" keeps meaning. A "there" means the place a "where" answered.
+    "Which painting was stolen?", "Which office does Priya Dall work from?" and "What closed
+    the gallery?" ask for a thing, and "it" then means the answer. "Who carved it?", "How tall
+    is it?" and "When ...?" ask about the question's thing, which "it" keeps meaning, and so
+    does "What batteries does the Finch-8 radio take?": "what" and a noun before "does" asks
+    what kind ("AA"), not for a thing of its own. A "there" means the place a "where",
+    "what" or "which" question answered.
     """
     text = question.strip()
+    if _DEFINES.match(text):
+        return False
     if kind == "there":
-        return bool(_ASKS_WHERE.match(text))
-    return bool(_ASKS_WHICH.match(text)) and not _DEFINES.match(text)
+        return bool(_ASKS_WHERE.match(text) or _ASKS_WHICH.match(text))
+    return bool(_ASKS_WHICH.match(text)) and not _ASKS_KIND.match(text)
 
 
 def reaches_back(turn: str) -> bool:

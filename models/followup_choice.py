@@ -39,7 +39,7 @@ from models.followup_candidates import (
     substitute,
 )
 from models.followup_rules import pronouns
-from models.names import name_runs, title_runs, without_conjunction
+from models.names import TRAILING, name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
     CHOOSE_EXAMPLES,
@@ -322,14 +322,16 @@ def _names_first(phrases: Sequence[str], question: str) -> list[str]:
 def _verb_after(phrase: str, question: str) -> bool:
     """Tell whether a phrase's last word is its question's verb or an adverb, not a noun.
 
-    After "does", "did", "can" ... the name's next word is the verb ("How much film does the
-    Harrow K3 take?"); "first", "last" or "again" after it says when, not what.
+    After "does", "did", "can" ... a name's next word that ends the question is its verb ("How
+    much film does the Harrow K3 take?", but not "What batteries does the Finch-8 radio
+    take?"); "first", "last" or "again" after it says when, not what.
     """
     head, _, last = phrase.rpartition(" ")
     if last.lower() in _ADVERBS:
         return True
     before = question[: question.find(head)] if head in question else ""
-    return bool(_AUXILIARY.search(before))
+    ends = question.rstrip(TRAILING + " ").endswith(f"{head} {last}")
+    return ends and bool(_AUXILIARY.search(before))
 
 
 def _read_as_people(exchange: Exchange) -> list[str]:

@@ -160,11 +160,16 @@ def test_substitute_puts_the_referent_where_the_turn_points_back(turn, referent,
         ("What closed the Brannock Mill?", "it", True),
         ("Which painting was stolen in 1967?", "it", True),
         ("and which ship did the Kell line buy?", "it", True),
+        ("Which office does Priya Dall work from?", "it", True),
+        ("What batteries does the Finch-8 radio take?", "it", False),  # what kind: "AA"
+        ("What kind of telescope does the Greystone Observatory have?", "it", False),
         ("What is Queen of the Fen?", "it", False),  # defines a name: the name stays the topic
         ("Who carved the Lantern Keeper?", "it", False),
         ("How tall is the Lantern Keeper?", "it", False),
         ("Where was the Lantern Keeper found?", "it", False),
         ("Where was the Lantern Keeper found?", "there", True),
+        ("What is the only island in Lake Sorrel?", "there", True),
+        ("How long is the Kell viaduct?", "there", False),
     ],
 )
 def test_asks_for_thing_says_when_a_later_it_means_the_answer(question, kind, expected):

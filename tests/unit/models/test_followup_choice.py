@@ -265,6 +265,18 @@ def test_it_after_a_question_about_a_thing_means_that_thing():
         # "there" is where a "where" question's answer is, else the question's place
         ("Where is the Pellmont factory?", "Lowther Moss", "how many work there", "Lowther Moss"),
         ("What is Dunmere famous for?", "smoked eel", "how many people live there", "Dunmere"),
+        (
+            "What is the only island in Lake Sorrel?",
+            "Vellin Island",
+            "how to get there",
+            "Vellin Island",
+        ),
+        (
+            "What batteries does the Finch-8 radio take?",
+            "AA",
+            "when did it go on sale",
+            "the Finch-8 radio",
+        ),
     ],
 )
 def test_the_salient_thing_of_the_last_exchange(asked, answer, turn, expected):
