@@ -38,7 +38,7 @@ from models.followup_candidates import (
     reaches_back,
     substitute,
 )
-from models.followup_rules import pronouns
+from models.followup_rules import pronoun_kind, pronouns
 from models.names import TRAILING, name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
@@ -58,6 +58,7 @@ _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
+_ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
 _NAME_WORD = re.compile(r"^[A-Z][a-zA-Z'’-]*$")
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
@@ -126,12 +127,14 @@ class ChoiceRewriter:
         if found and found.kind in ("he", "she"):
             options = _people_first(options)
         word = found.word if found else ""
-        if found and found.kind in ("it", "there") and not _points_further(turn, found):
-            recent = _recent_things(history, found.kind)
-        else:
-            recent = []
+        recent = ""
+        if found and not _points_further(turn, found):
+            if found.kind in ("it", "there"):
+                recent = next(iter(_recent_things(history, found.kind)), "")
+            elif found.kind in ("he", "she"):
+                recent = _recent_person(history, found.kind)
         if recent:
-            choice = recent[0]  # the last thing talked about, by rule: no model asked
+            choice = recent  # the last thing or person talked about, by rule: no model asked
         else:
             # "none" (a new topic) is offered only to a turn that does not point back: no
             # pronoun or pointing word, no leading "And", not a fragment, more than one word
@@ -265,12 +268,27 @@ def _people_first(options: Sequence[str]) -> list[str]:
     A name of two or three capitalised words, without "the", a digit or a small word inside:
     "Supper at the Ferryman's House" and "the Lumo T2" are listed after it for "she".
     """
+    return sorted(options, key=lambda o: not _person_shaped(o))
 
-    def person(option: str) -> bool:
-        words = option.split()
-        return 2 <= len(words) <= 3 and all(_NAME_WORD.match(w) for w in words)
 
-    return sorted(options, key=lambda o: not person(o))
+def _person_shaped(option: str) -> bool:
+    words = option.split()
+    return 2 <= len(words) <= 3 and all(_NAME_WORD.match(w) for w in words)
+
+
+def _recent_person(history: Sequence[Exchange], kind: str) -> str:
+    """Return who a "he" or "she" means by the last exchange alone, or "" to ask the model.
+
+    After "Who played the widow?" -> "Mina Crake", "she" is the person the answer named;
+    after a turn whose "he" was read as Jory Tallis, "he" is Jory Tallis again.
+    """
+    last = history[-1]
+    answer = candidates([("", last.answer)])[:1]
+    if _ASKS_WHO.match(_asked(last)) and answer and _person_shaped(answer[0]):
+        return answer[0]
+    typed = {pronoun_kind(m.group(0)) for m in pronouns(last.question)}
+    people = _read_as_people(last)
+    return people[0] if kind in typed and len(people) == 1 else ""
 
 
 def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:

@@ -177,9 +177,9 @@ def test_condense_model_raising_falls_back_to_the_rules() -> None:
     class RaisingStructured(StructuredOutputMixin, RaisingModel):
         """A rewriter whose schema-constrained calls raise."""
 
-    history = [  # "he" is the model's to choose ("it" would be chosen by rule)
-        HumanMessage("Who designed the Eiffel Tower?"),
-        AIMessage("Gustave Eiffel."),
+    history = [  # "he" is the model's to choose (after "Who ...?" the rule would choose)
+        HumanMessage("Tell me about Gustave Eiffel."),
+        AIMessage("Gustave Eiffel was an engineer."),
         HumanMessage("Where did he die?"),
     ]
     result = make_graph(rewriter=RaisingStructured(calls=[])).invoke(
