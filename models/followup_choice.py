@@ -62,7 +62,9 @@ _ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
 _NAME_WORD = re.compile(r"^[A-Z][a-zA-Z'’-]*$")
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
-_AUXILIARY = re.compile(r"\b(?:do|does|did|can|could|will|would|should|shall)\s+$", re.I)
+_AUXILIARY = re.compile(
+    r"\b(?:do|does|did|can|could|will|would|should|shall|has|have|had)\s+$", re.IGNORECASE
+)
 _ADVERBS = frozenset({"first", "last", "again", "most", "least", "still", "once", "twice"})
 
 
@@ -125,7 +127,7 @@ class ChoiceRewriter:
             raise ValueError("the conversation names nothing to point back to")
         found = pointer(turn, options)
         if found and found.kind in ("he", "she"):
-            options = _people_first(options)
+            options = _people_first(options, _known_people(history))
         word = found.word if found else ""
         recent = ""
         if found and not _points_further(turn, found):
@@ -146,7 +148,10 @@ class ChoiceRewriter:
         question = substitute(turn, choice, options)
         if question and (more := pointer(question, options)) and more.kind not in ("that", "there"):
             # a second kind of pronoun ("What did he leave to it?"): one more choice, capped
-            other = self._choose(model, question, history, options, more.word, open_topic=False)
+            things = _recent_things(history, more.kind) if more.kind == "it" else []
+            other = next(iter(things), "") or self._choose(
+                model, question, history, options, more.word, open_topic=False
+            )
             question = substitute(question, other, options) or question
             said = f"{said}, {more.word.lower()} = {other}"
         if question and not is_fragment(question):
@@ -262,13 +267,17 @@ class ChoiceRewriter:
         raise ValueError(seen)
 
 
-def _people_first(options: Sequence[str]) -> list[str]:
-    """Return the options with those shaped like a person's name first ("Anna Vey").
+def _people_first(options: Sequence[str], people: Sequence[str] = ()) -> list[str]:
+    """Return the options with known `people` first, then those shaped like a person's name.
 
-    A name of two or three capitalised words, without "the", a digit or a small word inside:
-    "Supper at the Ferryman's House" and "the Lumo T2" are listed after it for "she".
+    A person's name has two or three capitalised words, without "the", a digit or a small
+    word inside: "Supper at the Ferryman's House" and "the Lumo T2" are listed after "Anna
+    Vey" for "she". "Mount Cairnvey" is shaped like one too, so the people the conversation
+    has shown (`_known_people`) come first of all.
     """
-    return sorted(options, key=lambda o: not _person_shaped(o))
+    known = [p for p in people if p in options]
+    rest = sorted((o for o in options if o not in known), key=lambda o: not _person_shaped(o))
+    return known + rest
 
 
 def _person_shaped(option: str) -> bool:
@@ -308,13 +317,12 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
     """
     last = history[-1]
     asked = _asked(last)
-    people = _read_as_people(last)
+    people = _known_people(history)
     said = [o for o in candidates([("", last.answer)])[:1] if o]  # a short answer whole
-    named = _names_first(
-        [o for o in candidates([(asked, "")]) if o and not any(p in o for p in people)], asked
-    )
+    named = _names_first(candidates([(asked, "")]), asked)
     answer_first = bool(said) and title_runs(said[0]) != [] and asks_for_thing(asked, kind)
-    return list(dict.fromkeys(said + named if answer_first else named + said))
+    things = said + named if answer_first else named + said
+    return [t for t in dict.fromkeys(things) if t and not any(p in t for p in people)]
 
 
 def _names_first(phrases: Sequence[str], question: str) -> list[str]:
@@ -352,12 +360,28 @@ def _verb_after(phrase: str, question: str) -> bool:
     return ends and bool(_AUXILIARY.search(before))
 
 
+def _known_people(history: Sequence[Exchange]) -> list[str]:
+    """Return who the conversation has shown to be people, newest first.
+
+    The answer to a "Who ...?" question ("Who made the first ascent?" -> "Ruth Kellaway")
+    and the names a "he" or "she" was read as.
+    """
+    people: list[str] = []
+    for exchange in reversed(history):
+        answer = candidates([("", exchange.answer)])[:1]
+        if _ASKS_WHO.match(_asked(exchange)) and answer and _person_shaped(answer[0]):
+            people.append(answer[0])
+        people += _read_as_people(exchange)
+    return list(dict.fromkeys(people))
+
+
 def _read_as_people(exchange: Exchange) -> list[str]:
     """Return the names that a "he" or "she" the user typed was read as (by its standalone)."""
     typed = {m.group(0).lower() for m in pronouns(exchange.question)}
     if not typed & {"he", "him", "his", "she", "her", "hers"}:
         return []
-    return [n for n in name_runs(exchange.standalone) if n not in exchange.question]
+    typed_text = exchange.question.lower()
+    return [n for n in name_runs(exchange.standalone) if n.lower() not in typed_text]
 
 
 def _points_further(turn: str, found: Pointer) -> bool:

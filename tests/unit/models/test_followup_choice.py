@@ -261,6 +261,12 @@ def test_it_after_a_question_about_a_thing_means_that_thing():
         # the name and the word after it, unless that word is the verb
         ("When was the Coppergate fire?", "1936", "what was lost in it?", "the Coppergate fire"),
         ("How much film does the Harrow K3 take?", "36 shots", "how heavy is it", "the Harrow K3"),
+        (
+            "How far has the Ormen Glacier retreated?",
+            "2 km",
+            "what does it feed",
+            "the Ormen Glacier",
+        ),
         ("How many drowned in Saltry in November 1788?", "43", "what protects it", "Saltry"),
         # a name before what it owns
         (
@@ -325,3 +331,32 @@ def test_a_he_read_last_turn_is_read_the_same_again():
     model = structured_model(default=_pick("Absalom Pike"))
     found = ChoiceRewriter(lambda: model).rewrite("where was he from?", history)
     assert model.calls == [] and found.question == "Where was Jory Tallis from?"
+
+
+def test_a_person_the_conversation_has_shown_is_never_it_and_leads_for_he():
+    asked = "Which route did Ruth Kellaway take up Brannock Spire?"
+    history = [
+        Exchange(
+            "Who first climbed Brannock Spire?",
+            "Who first climbed Brannock Spire?",
+            "Ruth Kellaway",
+        ),
+        Exchange("which route", asked, "east pillar"),
+    ]
+    found = ChoiceRewriter(lambda: structured_model()).rewrite("how high is it", history)
+    assert found.question == "How high is Brannock Spire?"
+    model = structured_model([('What does "she"', _pick("Ruth Kellaway"))])
+    ChoiceRewriter(lambda: model).rewrite(
+        "where was she born", [*history, Exchange("x", "Where is Mount Cairnvey?", "north")]
+    )
+    listed = model.calls[-1][1].split("Candidates:")[-1]
+    assert listed.index("Ruth Kellaway") < listed.index("Mount Cairnvey")
+
+
+def test_a_second_pronoun_it_is_chosen_by_the_same_rule():
+    history = [
+        Exchange("Who kept Kell Halt?", "Who kept Kell Halt?", "Greta Solvey"),
+    ]
+    model = structured_model(default=_pick("the first stationmistress"))
+    found = ChoiceRewriter(lambda: model).rewrite("how long did she keep it", history)
+    assert model.calls == [] and found.question == "How long did Greta Solvey keep Kell Halt?"
