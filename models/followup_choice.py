@@ -348,16 +348,19 @@ def _names_first(phrases: Sequence[str], question: str) -> list[str]:
 def _verb_after(phrase: str, question: str) -> bool:
     """Tell whether a phrase's last word is its question's verb or an adverb, not a noun.
 
-    After "does", "did", "can" ... a name's next word that ends the question is its verb ("How
-    much film does the Harrow K3 take?", but not "What batteries does the Finch-8 radio
-    take?"); "first", "last" or "again" after it says when, not what.
+    After "does", "did", "has" ... a name's next word is its verb when the question ends
+    there or a small word follows ("How much film does the Harrow K3 take?", "How far has the
+    Ormen Glacier retreated since 1900?"), not when a verb follows ("What batteries does the
+    Finch-8 radio take?"); "first", "last" or "again" after it says when, not what.
     """
     head, _, last = phrase.rpartition(" ")
     if last.lower() in _ADVERBS:
         return True
-    before = question[: question.find(head)] if head in question else ""
-    ends = question.rstrip(TRAILING + " ").endswith(f"{head} {last}")
-    return ends and bool(_AUXILIARY.search(before))
+    at = question.find(phrase)
+    if at < 0 or not _AUXILIARY.search(question[:at]):
+        return False
+    following = question[at + len(phrase) :].rstrip(TRAILING + " ").split()[:1]
+    return not following or following[0].lower() in FUNCTION_WORDS
 
 
 def _known_people(history: Sequence[Exchange]) -> list[str]:
