@@ -262,7 +262,7 @@ def test_it_after_a_question_about_a_thing_means_that_thing():
         ("When was the Coppergate fire?", "1936", "what was lost in it?", "the Coppergate fire"),
         ("How much film does the Harrow K3 take?", "36 shots", "how heavy is it", "the Harrow K3"),
         (
-            "How far has the Ormen Glacier retreated?",
+            "How far has the Ormen Glacier retreated since 1900?",
             "2 km",
             "what does it feed",
             "the Ormen Glacier",
