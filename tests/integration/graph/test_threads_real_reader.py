@@ -39,7 +39,7 @@ def context(home: Path, **settings) -> Context:
 def test_the_reader_rewrites_a_pronoun_to_the_person_named_in_the_answer():
     ctx = Context()
     rewriter = ChoiceRewriter(lambda: Deps().follow_up_model_for(ctx))
-    first = "Who designed the Halvard Bridge?"
+    first = "Tell me about the Halvard Bridge."  # after "Who ...?" a rule would choose
     history = [Exchange(first, first, "Marta Kello designed the Halvard Bridge.")]
     made = rewriter.rewrite("where was she born?", history)
     assert "marta kello" in made.question.lower() and "born" in made.question.lower()

@@ -16,6 +16,11 @@ KELLO = [
     AIMessage("Marta Kello designed the Halvard Bridge."),
 ]
 
+ABOUT_KELLO = [  # no "Who ...?": "she" is the model's to choose, not the salience rule's
+    HumanMessage("Tell me about Marta Kello."),
+    AIMessage("Marta Kello designed the Halvard Bridge."),
+]
+
 
 def condense(history, *, rewriter=None, previous=None, context=None):
     """Condense the last turn of `history`; `previous` is the last turn's standalone question."""
@@ -36,7 +41,8 @@ def test_a_checked_model_rewrite_is_used_and_the_referent_shown():
     rewriter = structured_model(
         default=follow_up_reply("Where was Marta Kello born?", "Marta Kello")
     )
-    out, events = condense([*KELLO, HumanMessage("Where was she born?")], rewriter=rewriter)
+    turns = [*ABOUT_KELLO, HumanMessage("Where was she born?")]
+    out, events = condense(turns, rewriter=rewriter)
     assert out["standalone_question"] == out["search_query"] == "Where was Marta Kello born?"
     assert out["messages"] == []  # the question is already the last message
     assert [e["type"] for e in events] == ["question"]
@@ -47,7 +53,8 @@ def test_a_checked_model_rewrite_is_used_and_the_referent_shown():
 def test_a_referent_that_is_the_whole_answer_is_refused_and_the_rules_answer():
     sentence = "Marta Kello designed the Halvard Bridge"
     rewriter = structured_model(default=follow_up_reply(f"Where was {sentence} born?", sentence))
-    out, events = condense([*KELLO, HumanMessage("Where was she born?")], rewriter=rewriter)
+    turns = [*ABOUT_KELLO, HumanMessage("Where was she born?")]
+    out, events = condense(turns, rewriter=rewriter)
     assert [e["type"] for e in events] == ["fallback", "question"]
     assert events[0]["problem"].startswith("the model picked no listed referent")
     assert out["standalone_question"] == "Where was Marta Kello born?"
@@ -117,3 +124,10 @@ def test_condense_off_keeps_the_turn_as_asked():
 def test_condense_refuses_a_missing_question():
     with pytest.raises(InvalidQuestionError):
         condense_question({"messages": [AIMessage("hi")]}, make_runtime(), make_deps())
+
+
+def test_after_a_who_question_she_is_read_by_rule_and_shown():
+    rewriter = structured_model(default=follow_up_reply("Where was x born?", "x"))
+    out, events = condense([*KELLO, HumanMessage("Where was she born?")], rewriter=rewriter)
+    assert out["standalone_question"] == "Where was Marta Kello born?" and rewriter.calls == []
+    assert events[0]["referent"] == "she = Marta Kello"
