@@ -2,10 +2,11 @@
 
 The names and noun phrases of the earlier turns (`models.followup_candidates.candidates`) are
 shown numbered, and the model answers with one of them or "none" (a schema-constrained
-enum: it cannot name something the conversation never said, nor a whole sentence). A
-non-person "it" or "there" is not asked about: it means the last exchange's most salient
-thing, its answer or its question's name by what the question asked (`_recent_things`), which
-was right more often than the model's pick on the dev halves. What in
+enum: it cannot name something the conversation never said, nor a whole sentence). Two
+kinds of turn are not asked about, by salience: a non-person "it" or "there" means the last
+exchange's most salient thing, its answer or its question's own, by what the question asked
+(`_recent_things`), and a "he"/"she" after "Who ...?" the person answered, or whom the same
+pronoun was read as last turn (`_recent_person`). What in
 the turn points back ("she", "that town", "there") is then replaced in code. A turn with
 nothing to replace ("and how deep?", "for how long?") is written out by the model with the
 chosen referent and checked to name it and keep the turn's words. "And Port Alder?" asks the
@@ -292,9 +293,8 @@ def _recent_person(history: Sequence[Exchange], kind: str) -> str:
     after a turn whose "he" was read as Jory Tallis, "he" is Jory Tallis again.
     """
     last = history[-1]
-    answer = candidates([("", last.answer)])[:1]
-    if _ASKS_WHO.match(_asked(last)) and answer and _person_shaped(answer[0]):
-        return answer[0]
+    if answered := _answered_person(last):
+        return answered
     typed = {pronoun_kind(m.group(0)) for m in pronouns(last.question)}
     people = _read_as_people(last)
     return people[0] if kind in typed and len(people) == 1 else ""
@@ -309,8 +309,9 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
     ("How tall is the Lantern Bearer?" -> "1.6 metres": "who made it?" means the statue;
     "What does the Quillfield Press print?" -> "field guides": "its" means the press). Of the
     question's, a name comes before what it owns ("the wingspan of the Ashcrest Warbler")
-    and after the longer name it opens ("the Coppergate fire" before "the Coppergate"). The
-    person a "she" of that turn was read as is left out. Older turns are not offered: "it"
+    and after the longer name it opens ("the Coppergate fire" before "the Coppergate"). Who
+    the conversation has shown to be a person (`_known_people`) is left out. Older turns are
+    not offered: "it"
     points at the last thing talked about (a turn that reaches further back says so, "the
     bridge from my first question"). Empty when the last exchange names no thing, and the
     caller offers the whole conversation.
@@ -320,7 +321,7 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
     people = _known_people(history)
     said = [o for o in candidates([("", last.answer)])[:1] if o]  # a short answer whole
     named = _names_first(candidates([(asked, "")]), asked)
-    answer_first = bool(said) and title_runs(said[0]) != [] and asks_for_thing(asked, kind)
+    answer_first = bool(said and title_runs(said[0])) and asks_for_thing(asked, kind)
     things = said + named if answer_first else named + said
     return [t for t in dict.fromkeys(things) if t and not any(p in t for p in people)]
 
@@ -371,11 +372,16 @@ def _known_people(history: Sequence[Exchange]) -> list[str]:
     """
     people: list[str] = []
     for exchange in reversed(history):
-        answer = candidates([("", exchange.answer)])[:1]
-        if _ASKS_WHO.match(_asked(exchange)) and answer and _person_shaped(answer[0]):
-            people.append(answer[0])
-        people += _read_as_people(exchange)
+        people += [p for p in [_answered_person(exchange)] if p] + _read_as_people(exchange)
     return list(dict.fromkeys(people))
+
+
+def _answered_person(exchange: Exchange) -> str:
+    """Return the person a "Who ...?" question was answered with, or ""."""
+    answer = candidates([("", exchange.answer)])[:1]
+    if _ASKS_WHO.match(_asked(exchange)) and answer and _person_shaped(answer[0]):
+        return answer[0]
+    return ""
 
 
 def _read_as_people(exchange: Exchange) -> list[str]:
