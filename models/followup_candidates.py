@@ -188,10 +188,11 @@ _ASKS_KIND = re.compile(
 )
 """"What batteries does the Finch-8 radio take?" asks what kind: its answer is no new thing."""
 _ASKS_WHERE = re.compile(
-    r"^(?:and\s+)?(?:where|which\s+(?:town|city|village|island|place))\b", re.I
+    r"^(?:and\s+)?(?:where|which\s+(?:town|city|village|island|place))\b", re.IGNORECASE
 )
 _DEFINES = re.compile(r"^(?:[Aa]nd\s+)?[Ww]hat\s+(?:is|are|was|were)\s+(?:the\s+)?[A-Z]")
-""""What is Queen of the Fen?" asks what a name is: its answer describes it, names nothing new."""
+""""What is Queen of the Fen?" asks what a name is: its answer describes it, names nothing new.
+Case-sensitive for the capital that opens the name."""
 
 
 def asks_for_thing(question: str, kind: str) -> bool:
