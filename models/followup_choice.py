@@ -319,7 +319,7 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
     last = history[-1]
     asked = _asked(last)
     people = _known_people(history)
-    said = [o for o in candidates([("", last.answer)])[:1] if o]  # a short answer whole
+    said = [o for o in [_answer_head(last)] if o]
     named = _names_first(candidates([(asked, "")]), asked)
     answer_first = bool(said and title_runs(said[0])) and asks_for_thing(asked, kind)
     things = said + named if answer_first else named + said
@@ -354,8 +354,7 @@ def _verb_after(phrase: str, question: str) -> bool:
     Ormen Glacier retreated since 1900?"), not when a verb follows ("What batteries does the
     Finch-8 radio take?"); "first", "last" or "again" after it says when, not what.
     """
-    head, _, last = phrase.rpartition(" ")
-    if last.lower() in _ADVERBS:
+    if phrase.rpartition(" ")[2].lower() in _ADVERBS:
         return True
     at = question.find(phrase)
     if at < 0 or not _AUXILIARY.search(question[:at]):
@@ -378,10 +377,13 @@ def _known_people(history: Sequence[Exchange]) -> list[str]:
 
 def _answered_person(exchange: Exchange) -> str:
     """Return the person a "Who ...?" question was answered with, or ""."""
-    answer = candidates([("", exchange.answer)])[:1]
-    if _ASKS_WHO.match(_asked(exchange)) and answer and _person_shaped(answer[0]):
-        return answer[0]
-    return ""
+    answer = _answer_head(exchange)
+    return answer if _ASKS_WHO.match(_asked(exchange)) and _person_shaped(answer) else ""
+
+
+def _answer_head(exchange: Exchange) -> str:
+    """Return what an answer names first: a short answer whole, else its first name ("")."""
+    return next(iter(candidates([("", exchange.answer)])), "")
 
 
 def _read_as_people(exchange: Exchange) -> list[str]:
