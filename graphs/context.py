@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args, get_origin, get_type_hints
 
 from graphs.env_defaults import env_defaults
@@ -15,6 +16,7 @@ __all__ = [
     "Context",
     "CragThresholds",
     "JudgeKind",
+    "artifact_thresholds",
     "calibrated_thresholds",
     "check_context",
     "context_options",
@@ -53,6 +55,15 @@ def calibrated_thresholds(evaluator: JudgeKind) -> CragThresholds:
     # An artifact whose thresholds are missing, or whose decision was chosen for other
     # weights, is refused with its own message: the heuristic's would be silently wrong.
     recorded = load_thresholds()
+    return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
+
+
+@cache
+def artifact_thresholds(folder: str) -> CragThresholds:
+    """Return the thresholds a trained evaluator's artifact folder records (its manifest)."""
+    from models.evaluator import load_thresholds
+
+    recorded = load_thresholds(Path(folder).expanduser())
     return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
 
 
@@ -102,6 +113,12 @@ class Context:
     classifier: JudgeKind = _opt("trained", "Complexity classifier: trained, llm or heuristic.")
     route: Literal["auto", "A", "B", "C"] = _opt("auto", "Force a route instead of classifying.")
     evaluator: JudgeKind = _opt("trained", "Retrieval evaluator: trained, llm or heuristic.")
+    action_evaluator: str | None = _opt(
+        None,
+        "Folder of a second trained evaluator that grades retrievals for CRAG's action only "
+        "(strips, their filter and abstention keep `evaluator`); its manifest's upper and "
+        "lower thresholds apply unless set. Unset: `evaluator` does both.",
+    )
     critic: Literal["llm", "heuristic"] = _opt(
         "heuristic",
         "Usefulness judge for reflection (and support checker unless `support` is set).",
@@ -195,6 +212,9 @@ class Context:
     def crag_thresholds(self) -> CragThresholds:
         """Return the CRAG thresholds: the ones set here, else the evaluator's calibrated ones."""
         calibrated = calibrated_thresholds(self.evaluator)
+        if self.action_evaluator:
+            action = artifact_thresholds(self.action_evaluator)
+            calibrated = calibrated._replace(upper=action.upper, lower=action.lower)
         return CragThresholds(
             upper=calibrated.upper if self.upper_threshold is None else self.upper_threshold,
             lower=calibrated.lower if self.lower_threshold is None else self.lower_threshold,
@@ -248,6 +268,11 @@ def check_context(context: Context) -> None:
             c.lower_threshold <= c.upper_threshold,
             "thresholds must satisfy lower_threshold <= upper_threshold",
         )
+    _require(
+        c.action_evaluator is None or Path(c.action_evaluator).expanduser().is_dir(),
+        f"action_evaluator {c.action_evaluator!r} is not a folder (a trained evaluator's "
+        "artifact, as `acrag train evaluator --out` writes)",
+    )
     for name in (
         "top_k",
         "strips_top_k",

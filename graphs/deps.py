@@ -64,6 +64,18 @@ def make_evaluator(context: Context) -> RetrievalEvaluator:
     return judge
 
 
+def _artifact_evaluator(folder: str) -> RetrievalEvaluator:
+    from models.artifact import ArtifactError
+    from models.evaluator import load_evaluator
+
+    try:
+        return load_evaluator(Path(folder).expanduser())
+    except (ArtifactError, OSError, ValueError) as error:
+        raise JudgeUnavailableError(
+            f"the action evaluator at {folder} is not available ({error})"
+        ) from error
+
+
 _stores_lock = threading.Lock()
 
 
@@ -98,6 +110,7 @@ class Deps:
     web: WebSearch | None = None
     classifier: ComplexityClassifier | None = None
     evaluator: RetrievalEvaluator | None = None
+    action_evaluator: RetrievalEvaluator | None = None
     support: SupportChecker | None = None
     usefulness: UsefulnessJudge | None = None
 
@@ -151,6 +164,17 @@ class Deps:
     def evaluator_for(self, context: Context) -> RetrievalEvaluator:
         """Return the retrieval evaluator."""
         return self.evaluator or make_evaluator(context)
+
+    def action_evaluator_for(self, context: Context) -> RetrievalEvaluator | None:
+        """Return the evaluator that grades for CRAG's action, when it is not `evaluator`.
+
+        Raises:
+            JudgeUnavailableError: The folder `context.action_evaluator` names holds no
+                loadable evaluator.
+        """
+        if self.action_evaluator is not None or not context.action_evaluator:
+            return self.action_evaluator
+        return _artifact_evaluator(context.action_evaluator)
 
     def support_for(self, context: Context) -> SupportChecker:
         """Return the support checker (IsSup)."""

@@ -153,14 +153,25 @@ def ask_judge(
 
 
 def score_texts(
-    runtime: Runtime[Any], deps: Deps, *, node: str, question: str, texts: list[str], used: str
+    runtime: Runtime[Any],
+    deps: Deps,
+    *,
+    node: str,
+    question: str,
+    texts: list[str],
+    used: str,
+    action: bool = False,
 ) -> list[float] | None:
-    """Score texts for the question with the retrieval evaluator (see `ask_judge`)."""
+    """Score texts for the question with the retrieval evaluator (see `ask_judge`).
+
+    With `action`, the evaluator that grades for CRAG's action (`Context.action_evaluator`).
+    """
+    context = runtime.context
     return ask_judge(
         runtime,
         node=node,
-        judge="evaluator",
-        get=lambda: deps.evaluator_for(runtime.context),
+        judge="action evaluator" if action else "evaluator",
+        get=lambda: deps.action_evaluator_for(context) if action else deps.evaluator_for(context),
         call=lambda evaluator: [float(s) for s in evaluator.score(question, texts)],
         check=lambda scores: valid_scores(scores, len(texts)),
         used=used,

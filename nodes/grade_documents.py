@@ -143,9 +143,39 @@ def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> Grade
     return _grade(state, runtime, deps)[0]
 
 
+def _action_grades(
+    graded: Sequence[Passage], state: State, runtime: Runtime[Context], deps: Deps
+) -> list[float] | None:
+    """Grade the passages again with the action evaluator (`Context.action_evaluator`).
+
+    The same texts as grading's (passages and windows), each passage's best; None when the
+    evaluator fails (the action is then Ambiguous, as when grading fails).
+    """
+    question = state["standalone_question"]
+    texts, owners = grading_batch([p["text"] for p in graded], runtime.context, question=question)
+    scores = score_texts(
+        runtime,
+        deps,
+        node="grade_documents",
+        question=question,
+        texts=texts,
+        used="Ambiguous",
+        action=True,
+    )
+    return None if scores is None else best_per_passage(scores, owners)
+
+
 def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpdate:
-    """Grade the new passages, then store CRAG's action for this retrieval."""
+    """Grade the new passages, then store CRAG's action for this retrieval.
+
+    With an action evaluator (`Context.action_evaluator`), it alone grades for the action;
+    the passages keep the evaluator's grades, which refinement and abstention read.
+    """
     update, scores = _grade(state, runtime, deps)
+    graded = update.get("passages") or []
+    apart = deps.action_evaluator is not None or runtime.context.action_evaluator
+    if scores is not None and graded and apart:
+        scores = _action_grades(graded, state, runtime, deps)
     thresholds = runtime.context.crag_thresholds()
     action: CragAction = (
         "Ambiguous"
