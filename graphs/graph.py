@@ -135,6 +135,7 @@ def build_graph(
     web_search: WebSearch | None = None,
     classifier: ComplexityClassifier | None = None,
     evaluator: RetrievalEvaluator | None = None,
+    action_evaluator: RetrievalEvaluator | None = None,
     support: SupportChecker | None = None,
     usefulness: UsefulnessJudge | None = None,
     checkpointer: Checkpointer = None,
@@ -148,6 +149,7 @@ def build_graph(
         web_search: A `stores.web.WebSearch`.
         classifier: Complexity classifier.
         evaluator: Retrieval evaluator.
+        action_evaluator: A second evaluator that alone grades for CRAG's action.
         support: Support checker (IsSup).
         usefulness: Usefulness judge (IsUse).
         checkpointer: A saver, for conversations that span turns.
@@ -159,6 +161,7 @@ def build_graph(
         web=web_search,
         classifier=classifier,
         evaluator=evaluator,
+        action_evaluator=action_evaluator,
         support=support,
         usefulness=usefulness,
     )

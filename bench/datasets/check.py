@@ -38,6 +38,7 @@ from bench.datasets.conversations import (
     MULTITURN_FILE,
     THREADS2_FILE,
     THREADS3_FILE,
+    THREADS4_FILE,
     THREADS_FILE,
     Conversation,
     is_question,
@@ -243,7 +244,10 @@ def _turn_problems(c: Conversation) -> Iterator[str]:
         for question in (t.standalone, *t.variants):
             if not is_question(question):
                 yield f"not a question: {question!r}"
-        if not any(_in_corpus(a, c.corpus) for a in t.answers):
+        if t.unanswerable:
+            if t.answers:
+                yield f"an unanswerable turn has no answers: {t.turn!r}"
+        elif not any(_in_corpus(a, c.corpus) for a in t.answers):
             yield f"no answer of {t.standalone!r} occurs in {c.corpus}"
     for t in c.turns[1:]:
         if t.kind == "switch" and t.standalone != t.turn:
@@ -286,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        threads = (THREADS_FILE, THREADS2_FILE, THREADS3_FILE)
+        threads = (THREADS_FILE, THREADS2_FILE, THREADS3_FILE, THREADS4_FILE)
         sets = [check_conversations(), *map(check_conversations, threads)]
         reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:

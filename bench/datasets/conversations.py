@@ -12,14 +12,16 @@
 
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
-`threads/README.md`); `threads2/` (`THREADS2_FILE`) and `threads3/` (`THREADS3_FILE`) are the
-third and fourth, each written by someone who had not read the rules, over documents of other
-kinds (their `README.md`). Their records add
+`threads/README.md`); `threads2/` (`THREADS2_FILE`), `threads3/` (`THREADS3_FILE`) and
+`threads4/` (`THREADS4_FILE`) are the third to fifth, each written by someone who had not read
+the rules, over documents of other kinds (their `README.md`). Their records add
 `"split": "dev" | "test"` (seeded, committed before any tuning) and per turn `"kind"` (`first`,
 `person`, `place`, `thing`, `event`, `ellipsis`, `switch`, `meta`) and optional `"variants"`
-(other acceptable standalone questions); 2-4 turns. A `switch` turn changes topic: its
-standalone question is the turn itself, and a rewrite is right only if it brings in nothing from
-the earlier turns (`left_alone`).
+(other acceptable standalone questions); 2-4 turns. A turn with `"unanswerable": true` (in
+`threads4`) is on topic but not answered by the documents: it has no answers, declining is
+right, and the assistant's reply to it is taken to be that it found nothing. A `switch` turn
+changes topic: its standalone question is the turn itself, and a rewrite is right only if it
+brings in nothing from the earlier turns (`left_alone`).
 
 `corpus` names what the conversation is answered from: `sample` is the sample corpus
 (`app/sample_corpus/local/passages.jsonl`), `usrdoc` the documents of the documents benchmark
@@ -47,6 +49,7 @@ __all__ = [
     "MULTITURN_FILE",
     "THREADS2_FILE",
     "THREADS3_FILE",
+    "THREADS4_FILE",
     "THREADS_FILE",
     "Conversation",
     "Turn",
@@ -64,12 +67,14 @@ MULTITURN_FILE = _ROOT / "bench" / "datasets" / "multiturn.jsonl"
 THREADS_FILE = _ROOT / "bench" / "datasets" / "threads" / "conversations.jsonl"
 THREADS2_FILE = _ROOT / "bench" / "datasets" / "threads2" / "conversations.jsonl"
 THREADS3_FILE = _ROOT / "bench" / "datasets" / "threads3" / "conversations.jsonl"
+THREADS4_FILE = _ROOT / "bench" / "datasets" / "threads4" / "conversations.jsonl"
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
     "threads": _ROOT / "bench" / "datasets" / "threads" / "docs",
     "threads2": _ROOT / "bench" / "datasets" / "threads2" / "docs",
     "threads3": _ROOT / "bench" / "datasets" / "threads3" / "docs",
+    "threads4": _ROOT / "bench" / "datasets" / "threads4" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 
@@ -99,6 +104,8 @@ class Turn:
     """What the follow-up leans on (`person`, `switch`, ...; "" in the first set)."""
     variants: tuple[str, ...] = ()
     """Other acceptable standalone questions."""
+    unanswerable: bool = False
+    """On topic, but the documents do not say (no answers): declining is the right reply."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +138,13 @@ def content_words(text: str) -> set[str]:
 
 
 def is_question(text: str) -> bool:
-    """Tell whether `text` reads as a question: ends with "?" or opens with a question word."""
+    """Tell whether `text` reads as a question: ends with "?" or opens with a question word.
+
+    A contraction counts as its word ("what's", "who’s").
+    """
     stripped = text.strip()
-    first = stripped.split(maxsplit=1)[0].lower() if stripped else ""
+    first = stripped.split(maxsplit=1)[0].lower().replace("’", "'") if stripped else ""
+    first = first.removesuffix("'s")
     return stripped.endswith("?") or first in _QUESTION_WORDS
 
 
@@ -190,6 +201,7 @@ def _conversation(record: dict[str, object], where: str) -> Conversation:
                 tuple(t["answers"]),
                 str(t.get("kind", "")),
                 tuple(str(v) for v in t.get("variants", ())),
+                bool(t.get("unanswerable", False)),
             )
             for t in record["turns"]  # type: ignore[attr-defined]
         )

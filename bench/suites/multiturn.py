@@ -10,8 +10,10 @@ conversation at a time (a rerun skips finished ones), the table to `--out/result
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
 rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
-the rules, over other kinds of documents, split the same way), the fourth (`threads3`, made
-the same way as the third, a session later), `both` (the first two) or `all`.
+the rules, over other kinds of documents, split the same way), the fourth and fifth
+(`threads3`, `threads4`, made the same way as the third in later sessions; `threads4` has
+on-topic follow-ups the documents do not answer, right when declined), `both` (the first two)
+or `all`.
 `--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`, no
 graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
 `follow_ups` setting (`--set follow_ups=rules`) and `--model` its model (`follow_up_model`).
@@ -29,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from bench.datasets.conversations import Conversation, turn_rewrite_ok
+from bench.datasets.conversations import Conversation, Turn, turn_rewrite_ok
 from bench.harness.metrics import score_prediction
 from bench.harness.paths import portable_command
 from bench.harness.turn_records import (
@@ -50,6 +52,7 @@ __all__ = [
     "main",
     "play",
     "run_multiturn",
+    "turn_acc",
 ]
 
 logger = logging.getLogger(__name__)
@@ -74,15 +77,23 @@ def _standalone(state: Mapping[str, Any], sent: str) -> str:
     return str(shown[-1].get("standalone") or sent) if shown else sent
 
 
-def ask(graph: ChatGraph, text: str, *, thread: str, context: Any) -> tuple[str, str]:
-    """Send one user turn in `thread`; return the standalone question used and the answer."""
+def ask(graph: ChatGraph, text: str, *, thread: str, context: Any) -> tuple[str, str, bool]:
+    """Send one user turn in `thread`; return the standalone question, answer and abstention."""
     from langchain_core.messages import HumanMessage
 
     from bench.harness.runner import read_outcome
 
     config = {"configurable": {"thread_id": thread}, "recursion_limit": RECURSION_LIMIT}
     state = graph.invoke({"messages": [HumanMessage(text)]}, config, context=context)
-    return _standalone(state, text), read_outcome(state, []).prediction
+    outcome = read_outcome(state, [])
+    return _standalone(state, text), outcome.prediction, outcome.abstained
+
+
+def turn_acc(turn: Turn, prediction: str, abstained: bool) -> float:
+    """Return one answer's Acc: on an unanswerable turn, declining is right and only that."""
+    if turn.unanswerable:
+        return float(abstained)
+    return score_prediction(prediction, turn.answers).acc
 
 
 def play(
@@ -104,16 +115,20 @@ def play(
             kind=turn.kind,
             split=conversation.split,
         )
-        record.standalone, record.prediction = ask(graph, turn.turn, thread=thread, context=context)
-        record.acc = score_prediction(record.prediction, turn.answers).acc
+        record.standalone, record.prediction, declined = ask(
+            graph, turn.turn, thread=thread, context=context
+        )
+        record.acc = turn_acc(turn, record.prediction, declined)
         if index == 0:  # the first turn is its own standalone question
             record.solo_prediction, record.solo_acc = record.prediction, record.acc
         else:
             earlier = earlier_texts(conversation, index)
             record.rewrite_ok = turn_rewrite_ok(record.standalone, turn, earlier=earlier)
             solo = f"{thread}-solo{index}"
-            _, record.solo_prediction = ask(graph, turn.standalone, thread=solo, context=context)
-            record.solo_acc = score_prediction(record.solo_prediction, turn.answers).acc
+            _, record.solo_prediction, declined = ask(
+                graph, turn.standalone, thread=solo, context=context
+            )
+            record.solo_acc = turn_acc(turn, record.solo_prediction, declined)
         record.seconds = round(time.perf_counter() - started, 3)
         records.append(record)
     return records
@@ -188,10 +203,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--conversations",
-        choices=["multiturn", "threads", "threads2", "threads3", "both", "all"],
+        choices=["multiturn", "threads", "threads2", "threads3", "threads4", "both", "all"],
         default="both",
         help="which shipped set: the first, the second (threads), the third (threads2), the "
-        "fourth (threads3), the first two (both, the default) or all four",
+        "fourth (threads3), the fifth (threads4), the first two (both, the default) or all five",
     )
     parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
     parser.add_argument(
@@ -200,7 +215,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--corpus",
         default="all",
-        help="sample, usrdoc, threads, threads2, threads3 or all (default)",
+        help="sample, usrdoc, threads, threads2, threads3, threads4 or all (default)",
     )
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
@@ -225,6 +240,7 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
         MULTITURN_FILE,
         THREADS2_FILE,
         THREADS3_FILE,
+        THREADS4_FILE,
         THREADS_FILE,
         load_conversations,
     )
@@ -235,8 +251,9 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
         "threads": [THREADS_FILE],
         "threads2": [THREADS2_FILE],
         "threads3": [THREADS3_FILE],
+        "threads4": [THREADS4_FILE],
         "both": [MULTITURN_FILE, THREADS_FILE],
-        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE, THREADS3_FILE],
+        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE, THREADS3_FILE, THREADS4_FILE],
     }
     paths = [args.data] if args.data else shipped[args.conversations]
     found = [

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.datasets.conversations import Conversation, rewrite_correct, turn_rewrite_ok
+from bench.datasets.conversations import Conversation, Turn, rewrite_correct, turn_rewrite_ok
 from bench.harness.turn_records import REWRITES_FILE, RewriteRecord, rewrite_scores
 from models.followup import Exchange, FollowUpRewriter
 
@@ -22,12 +22,21 @@ __all__ = [
     "REWRITES_FILE",
     "RewriteRecord",
     "earlier_texts",
+    "reply",
     "report_rewrites",
     "rewrite_scores",
     "rewrite_table",
     "run_rewrites",
     "score_rewrites",
 ]
+
+
+def reply(turn: Turn) -> str:
+    """Return the assistant's reply taken for a turn: its first answer.
+
+    An unanswerable turn's is "", as the graph keeps for a turn it declined (nothing named).
+    """
+    return f"{turn.answers[0]}." if turn.answers else ""
 
 
 def earlier_texts(conversation: Conversation, index: int) -> list[str]:
@@ -43,7 +52,7 @@ def score_rewrites(
     records = []
     for c in conversations:
         first = c.turns[0]
-        history = [Exchange(first.turn, first.turn, f"{first.answers[0]}.")]
+        history = [Exchange(first.turn, first.turn, reply(first))]
         for index, turn in enumerate(c.turns[1:], start=1):
             start = time.perf_counter()
             made = rewriter.rewrite(turn.turn, history)
@@ -66,7 +75,7 @@ def score_rewrites(
                     seconds=seconds,
                 )
             )
-            history.append(Exchange(turn.turn, made.question, f"{turn.answers[0]}."))
+            history.append(Exchange(turn.turn, made.question, reply(turn)))
     return records
 
 

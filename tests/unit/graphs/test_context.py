@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from graphs import context
@@ -96,3 +98,19 @@ def test_a_retrained_evaluator_without_its_own_decision_is_refused_not_guessed(
             Context(evaluator="trained").crag_thresholds()
     finally:
         lookup.cache_clear()  # later tests read the committed artifact again
+
+
+def test_an_action_evaluator_folder_must_exist(tmp_path):
+    with pytest.raises(InvalidContextError, match="action_evaluator .* is not a folder"):
+        Context(action_evaluator=str(tmp_path / "missing"))
+
+
+def test_an_action_evaluators_own_thresholds_apply_unless_set(tmp_path):
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"thresholds": {"upper": 0.8, "lower": -0.2, "strip_filter": -0.9}})
+    )
+    shipped = Context().crag_thresholds()
+    own = Context(action_evaluator=str(tmp_path)).crag_thresholds()
+    assert (own.upper, own.lower, own.strip) == (0.8, -0.2, shipped.strip)
+    set_here = Context(action_evaluator=str(tmp_path), upper_threshold=0.7).crag_thresholds()
+    assert (set_here.upper, set_here.lower) == (0.7, -0.2)

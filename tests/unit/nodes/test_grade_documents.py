@@ -172,3 +172,41 @@ def test_an_option_list_is_graded_by_its_best_entry_when_lists_are_cut_by_entry(
     windows = evaluator.batches[0][1:]
     assert "-w, --ignore-all-space ignore all white space" in windows
     assert not any("--text" in w for w in windows)  # shares no word with the question
+
+
+def test_an_action_evaluator_decides_the_action_and_the_passages_keep_the_evaluators_grades():
+    state = {
+        "standalone_question": "q",
+        "passages": [{**passage("Paris is on the Seine"), "score": None}],
+    }
+    topical = KeywordEvaluator(("Paris",))  # on topic: high
+    answers = KeywordEvaluator(("capital",))  # does it answer? no
+    events = []
+    out = decide_crag(
+        state,
+        make_runtime(Context(upper_threshold=0.5, lower_threshold=-0.5), events),
+        make_deps(evaluator=topical, action_evaluator=answers),
+    )
+    assert out["passages"][0]["score"] == 0.9  # what refinement and abstention read
+    assert out["crag_scores"] == [-0.9] and out["crag_action"] == "Incorrect"
+    assert events[-1]["best"] == -0.9 and answers.calls == 1
+
+
+def test_a_failing_action_evaluator_means_ambiguous_and_says_so():
+    state = {"standalone_question": "q", "passages": [{**passage("Paris"), "score": None}]}
+    events = []
+    out = decide_crag(
+        state,
+        make_runtime(Context(judge_attempts=2), events),
+        make_deps(evaluator=KeywordEvaluator(("Paris",)), action_evaluator=JunkJudge()),
+    )
+    assert out["crag_action"] == "Ambiguous" and out["passages"][0]["score"] == 0.9
+    fallback = next(e for e in events if e["type"] == "fallback")
+    assert fallback["judge"] == "action evaluator" and fallback["used"] == "Ambiguous"
+
+
+def test_ircot_grading_never_asks_the_action_evaluator():
+    action = KeywordEvaluator(("Paris",))
+    state = {"standalone_question": "q", "passages": [{**passage("Paris"), "score": None}]}
+    grade_passages(state, make_runtime(), make_deps(action_evaluator=action))
+    assert action.calls == 0

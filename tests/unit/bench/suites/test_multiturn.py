@@ -21,10 +21,11 @@ FACTS = {"judith keppel born": "18 August 1942", "eggheads": "Eggheads"}
 class FakeChatGraph:
     """A checkpointed graph stand-in: threads keep history; follow-ups are condensed by rule."""
 
-    def __init__(self, *, rewrite=True, fail_on=()):
+    def __init__(self, *, rewrite=True, fail_on=(), decline=()):
         self.threads = {}
         self.rewrite = rewrite
         self.fail_on = set(fail_on)
+        self.decline = decline
         self.calls = []
 
     def invoke(self, input, config, *, context):
@@ -42,7 +43,13 @@ class FakeChatGraph:
         key = " ".join(content_words(standalone) & {"judith", "keppel", "born", "eggheads"})
         answer = next((a for k, a in FACTS.items() if set(k.split()) <= set(key.split())), "")
         reply = answer or "?"
-        return {"standalone_question": standalone, "answer": reply, "candidates": [{"text": reply}]}
+        declined = any(word in text for word in self.decline)
+        return {
+            "standalone_question": standalone,
+            "answer": reply,
+            "candidates": [{"text": reply}],
+            "abstained": declined,
+        }
 
 
 CONVERSATION = Conversation(
@@ -80,6 +87,7 @@ def test_content_words_stem_and_drop_stop_words(text, words):
 
 def test_is_question():
     assert is_question("Where?") and is_question("how large is it")
+    assert is_question("what's the penalty fare") and is_question("Who’s the keeper")
     assert not is_question("The Glassmere Lighthouse.")
 
 
@@ -136,3 +144,20 @@ def test_runner_resumes_and_retries_failures(tmp_path):
     assert len(other) == 2 and again.calls  # another signature plays again
     rows = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 + 2 + 2
+
+
+def test_an_unanswerable_turn_is_right_only_when_declined(tmp_path):
+    unsaid = Turn("When did she die?", "When did Judith Keppel die?", (), "person", (), True)
+    conversation = Conversation("mt-u", "sample", (*CONVERSATION.turns, unsaid))
+    declining = run_multiturn(
+        [conversation],
+        graph=FakeChatGraph(decline=("die",)),
+        contexts={"sample": 0},
+        out=tmp_path / "a",
+    )
+    answering = run_multiturn(
+        [conversation], graph=FakeChatGraph(), contexts={"sample": 0}, out=tmp_path / "b"
+    )
+    assert (declining[2].acc, declining[2].solo_acc) == (1.0, 1.0)
+    assert (answering[2].acc, answering[2].solo_acc) == (0.0, 0.0)
+    assert declining[1].acc == answering[1].acc == 1.0  # answerable turns: scored as before

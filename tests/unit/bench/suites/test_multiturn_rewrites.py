@@ -8,6 +8,7 @@ from bench.datasets.check import check_conversations
 from bench.datasets.conversations import (
     THREADS2_FILE,
     THREADS3_FILE,
+    THREADS4_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -18,9 +19,11 @@ from bench.datasets.conversations import (
 from bench.harness.paired import main as paired_main
 from bench.suites.multiturn_rewrites import (
     REWRITES_FILE,
+    reply,
     rewrite_scores,
     rewrite_table,
     run_rewrites,
+    score_rewrites,
 )
 from models.followup import Exchange, Rewrite, RulesRewriter, TemplateRewriter
 
@@ -31,7 +34,12 @@ EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
 
 @pytest.mark.parametrize(
     ("path", "corpus"),
-    [(THREADS_FILE, "threads"), (THREADS2_FILE, "threads2"), (THREADS3_FILE, "threads3")],
+    [
+        (THREADS_FILE, "threads"),
+        (THREADS2_FILE, "threads2"),
+        (THREADS3_FILE, "threads3"),
+        (THREADS4_FILE, "threads4"),
+    ],
 )
 def test_the_threads_sets_are_split_and_sound(path, corpus):
     conversations = load_conversations(path)
@@ -109,3 +117,40 @@ def test_two_rewrite_runs_are_compared_on_the_same_follow_ups(tmp_path, capsys):
     assert rewrite_scores(template / REWRITES_FILE)[("th-x", BORN.turn)] == 0.0
     paired_main(["--rewrites", str(rules / REWRITES_FILE), str(template / REWRITES_FILE)])
     assert capsys.readouterr().out.startswith("REWRITE RIGHT +50.0 [")
+
+
+def test_threads4s_unanswerable_turns_have_no_answers_and_the_check_says_so(tmp_path):
+    unsaid = [t for c in load_conversations(THREADS4_FILE) for t in c.turns if t.unanswerable]
+    assert len(unsaid) >= 8 and not any(t.answers for t in unsaid)
+    folder = tmp_path / "threads4"
+    folder.mkdir()
+    line = next(
+        json.loads(row)
+        for row in THREADS4_FILE.read_text(encoding="utf-8").splitlines()
+        if '"unanswerable": true' in row
+    )
+    for turn in line["turns"]:
+        if turn.get("unanswerable"):
+            turn["answers"] = ["Easter"]
+    (folder / "conversations.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    problems = check_conversations(folder / "conversations.jsonl").problems
+    assert any("an unanswerable turn has no answers" in p for p in problems)
+
+
+def test_an_unanswerable_turn_names_nothing_in_the_history():
+    asked = "Who designed the Halvard Bridge?"
+    first = Turn(asked, asked, ("Marta Kello",))
+    unsaid = Turn("when did she die", "When did Marta Kello die?", (), "person", (), True)
+    after = Turn("where was she born", "Where was Marta Kello born?", ("Dunmere",), "person")
+    seen = []
+
+    class Recording(RulesRewriter):
+        def rewrite(self, turn, history):
+            seen.append([exchange.answer for exchange in history])
+            return super().rewrite(turn, history)
+
+    conversation = Conversation("t-u", "threads", (first, unsaid, after), "dev")
+    records = score_rewrites([conversation], Recording())
+    assert len(records) == 2
+    assert seen[-1] == ["Marta Kello.", ""]  # a declined turn names nothing, as in the graph
+    assert reply(after) == "Dunmere."
