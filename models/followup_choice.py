@@ -22,6 +22,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from models.first_names import agrees, person_shaped
 from models.followup import (
     Exchange,
     Rewrite,
@@ -60,7 +61,6 @@ _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
-_NAME_WORD = re.compile(r"^[A-Z][a-zA-Z'’-]*$")
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
 _AUXILIARY = re.compile(
@@ -128,7 +128,7 @@ class ChoiceRewriter:
             raise ValueError("the conversation names nothing to point back to")
         found = pointer(turn, options)
         if found and found.kind in ("he", "she"):
-            options = _people_first(options, _known_people(history))
+            options = _people_first(_agreeing(options, found.kind), _known_people(history))
         word = found.word if found else ""
         recent = ""
         if found and not _points_further(turn, found):
@@ -151,7 +151,7 @@ class ChoiceRewriter:
             # a second kind of pronoun ("What did he leave to it?"): one more choice, capped
             things = _recent_things(history, more.kind) if more.kind == "it" else []
             other = next(iter(things), "") or self._choose(
-                model, question, history, options, more.word, open_topic=False
+                model, question, history, _agreeing(options, more.kind), more.word, open_topic=False
             )
             question = substitute(question, other, options) or question
             said = f"{said}, {more.word.lower()} = {other}"
@@ -268,6 +268,25 @@ class ChoiceRewriter:
         raise ValueError(seen)
 
 
+def _agreeing(options: Sequence[str], kind: str) -> list[str]:
+    """Return the options a "he" or "she" may mean.
+
+    Each person of a pair is listed apart ("Clara Voss and the porter Tobias Lund": one of
+    them, never both), and no person whose first name says the other sex (`agrees`) is
+    listed; all of them are when none agrees.
+    """
+    single = list(dict.fromkeys(p for o in options for p in _people_of(o)))
+    return [o for o in single if agrees(o, kind)] or single
+
+
+def _people_of(option: str) -> list[str]:
+    """Return the people of a pair ("Ada Pell and the porter Tobias Lund"), else the option."""
+    if " and " not in option:
+        return [option]
+    people = [n for part in option.split(" and ") for n in name_runs(part) if person_shaped(n)]
+    return people if len(people) >= 2 else [option]
+
+
 def _people_first(options: Sequence[str], people: Sequence[str] = ()) -> list[str]:
     """Return the options with known `people` first, then those shaped like a person's name.
 
@@ -277,24 +296,21 @@ def _people_first(options: Sequence[str], people: Sequence[str] = ()) -> list[st
     has shown (`_known_people`) come first of all.
     """
     known = [p for p in people if p in options]
-    rest = sorted((o for o in options if o not in known), key=lambda o: not _person_shaped(o))
+    rest = sorted((o for o in options if o not in known), key=lambda o: not person_shaped(o))
     return known + rest
-
-
-def _person_shaped(option: str) -> bool:
-    words = option.split()
-    return 2 <= len(words) <= 3 and all(_NAME_WORD.match(w) for w in words)
 
 
 def _recent_person(history: Sequence[Exchange], kind: str) -> str:
     """Return who a "he" or "she" means by the last exchange alone, or "" to ask the model.
 
-    After "Who played the widow?" -> "Mina Crake", "she" is the person the answer named;
-    after a turn whose "he" was read as Jory Tallis, "he" is Jory Tallis again.
+    After "Who played the widow?" -> "Mina Crake", "she" is the person the answer named
+    (unless the first name is a man's: after "Who did Ada Pell follow?" -> "Henry Dunn", "she"
+    is left to the model); after a turn whose "he" was read as Jory Tallis, "he" is Jory
+    Tallis again.
     """
     last = history[-1]
     if answered := _answered_person(last):
-        return answered
+        return answered if agrees(answered, kind) else ""
     typed = {pronoun_kind(m.group(0)) for m in pronouns(last.question)}
     people = _read_as_people(last)
     return people[0] if kind in typed and len(people) == 1 else ""
@@ -378,7 +394,7 @@ def _known_people(history: Sequence[Exchange]) -> list[str]:
 def _answered_person(exchange: Exchange) -> str:
     """Return the person a "Who ...?" question was answered with, or ""."""
     answer = _answer_head(exchange)
-    return answer if _ASKS_WHO.match(_asked(exchange)) and _person_shaped(answer) else ""
+    return answer if _ASKS_WHO.match(_asked(exchange)) and person_shaped(answer) else ""
 
 
 def _answer_head(exchange: Exchange) -> str:

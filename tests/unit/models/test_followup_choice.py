@@ -360,3 +360,26 @@ def test_a_second_pronoun_it_is_chosen_by_the_same_rule():
     model = structured_model(default=_pick("the first stationmistress"))
     found = ChoiceRewriter(lambda: model).rewrite("how long did she keep it", history)
     assert model.calls == [] and found.question == "How long did Greta Solvey keep Kell Halt?"
+
+
+def test_after_a_who_question_a_she_that_the_answers_first_name_rules_out_goes_to_the_model():
+    asked = "Who did Ada Pell follow as keeper of the Marsh Clock?"
+    history = [Exchange(asked, asked, "Henry Dunn")]
+    model = structured_model([('What does "she"', _pick("Ada Pell"))])
+    found = ChoiceRewriter(lambda: model).rewrite("when did she join", history)
+    assert found.question == "When did Ada Pell join?"
+    listed = model.calls[-1][1].split("Candidates:")[-1]
+    assert "Ada Pell" in listed and "Henry Dunn" not in listed
+
+
+def test_he_is_never_offered_a_womans_name_nor_she_a_mans():
+    told = "Tell me about the Marsh Clock."
+    history = [Exchange(told, told, "Clara Voss and Tobias Lund built the Marsh Clock.")]
+    for turn, kept, dropped in (
+        ("where was he born", "Tobias Lund", "Clara Voss"),
+        ("where was she born", "Clara Voss", "Tobias Lund"),
+    ):
+        model = structured_model(default=_pick(kept))
+        found = ChoiceRewriter(lambda model=model: model).rewrite(turn, history)
+        listed = model.calls[-1][1].split("Candidates:")[-1]
+        assert kept in listed and dropped not in listed and kept in found.question
