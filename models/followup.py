@@ -93,10 +93,17 @@ def is_fragment(text: str) -> bool:
     """Tell whether text is not a full question: no question word, no opening verb.
 
     A contracted question word counts as one ("What's the record?", "where's it from",
-    "whats the budget").
+    "whats the budget"), and so does one that opens the clause after a fronted phrase ("For
+    both zones, how much is a ticket?").
     """
-    words = [_CONTRACTION.sub("", w.strip(",?")) for w in without_conjunction(text).lower().split()]
-    return not (words and (words[0] in _ASKING or any(w in _WH for w in words[:2])))
+    text = without_conjunction(text)
+    clauses = [text, *text.split(",")[1:2]]
+    return not any(_asks(clause) for clause in clauses)
+
+
+def _asks(clause: str) -> bool:
+    words = [_CONTRACTION.sub("", w.strip(",?")) for w in clause.lower().split()]
+    return bool(words) and (words[0] in _ASKING or any(w in _WH for w in words[:2]))
 
 
 def points_back(turn: str) -> bool:

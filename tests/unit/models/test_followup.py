@@ -5,6 +5,7 @@ from models.followup import (
     FollowUpRewriter,
     RulesRewriter,
     TemplateRewriter,
+    is_fragment,
     stands_alone,
     template_question,
 )
@@ -66,3 +67,8 @@ def test_rules_read_a_pronoun_as_the_name_in_a_sentence_answer():
         "she = Marta Kello",
     )
     assert RulesRewriter().rewrite("And in Poland?", KELLO).made == "template"
+
+
+def test_a_question_after_a_fronted_phrase_is_a_full_question():
+    assert not is_fragment("For both zones, how much is a single ticket on the trams?")
+    assert is_fragment("In 1904, the fire") and is_fragment("the old walls, please")
