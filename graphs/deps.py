@@ -65,12 +65,11 @@ def make_evaluator(context: Context) -> RetrievalEvaluator:
 
 
 def _artifact_evaluator(folder: str) -> RetrievalEvaluator:
-    from models.artifact import ArtifactError
     from models.evaluator import load_evaluator
 
     try:
         return load_evaluator(Path(folder).expanduser())
-    except (ArtifactError, OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # an ArtifactError is an OSError
         raise JudgeUnavailableError(
             f"the action evaluator at {folder} is not available ({error})"
         ) from error

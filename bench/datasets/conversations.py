@@ -19,9 +19,9 @@ the rules, over documents of other kinds (their `README.md`). Their records add
 `person`, `place`, `thing`, `event`, `ellipsis`, `switch`, `meta`) and optional `"variants"`
 (other acceptable standalone questions); 2-4 turns. A turn with `"unanswerable": true` (in
 `threads4`) is on topic but not answered by the documents: it has no answers, declining is
-right, and the assistant's reply to it is taken to be that it found nothing. A `switch` turn
-changes topic: its standalone question is the turn itself, and a rewrite is right only if it
-brings in nothing from the earlier turns (`left_alone`).
+right, and the assistant's reply to it names nothing (as the graph keeps a declined turn). A
+`switch` turn changes topic: its standalone question is the turn itself, and a rewrite is
+right only if it brings in nothing from the earlier turns (`left_alone`).
 
 `corpus` names what the conversation is answered from: `sample` is the sample corpus
 (`app/sample_corpus/local/passages.jsonl`), `usrdoc` the documents of the documents benchmark
