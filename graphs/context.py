@@ -39,6 +39,15 @@ HEURISTIC_THRESHOLDS = CragThresholds(upper=0.4, lower=-0.5, strip=-0.5)
 
 
 @cache
+def artifact_thresholds(folder: str) -> CragThresholds:
+    """Return the thresholds a trained evaluator's artifact folder records (its manifest)."""
+    from models.evaluator import load_thresholds
+
+    recorded = load_thresholds(Path(folder).expanduser())
+    return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
+
+
+@cache
 def calibrated_thresholds(evaluator: JudgeKind) -> CragThresholds:
     """Return the thresholds calibrated for an evaluator kind.
 
@@ -48,23 +57,13 @@ def calibrated_thresholds(evaluator: JudgeKind) -> CragThresholds:
     if evaluator != "trained":
         return HEURISTIC_THRESHOLDS
     from models.artifact import MANIFEST
-    from models.evaluator import ARTIFACT_DIR, load_thresholds
+    from models.evaluator import ARTIFACT_DIR
 
     if not (ARTIFACT_DIR / MANIFEST).is_file():  # no artifact: the trained judge will say so
         return HEURISTIC_THRESHOLDS
     # An artifact whose thresholds are missing, or whose decision was chosen for other
     # weights, is refused with its own message: the heuristic's would be silently wrong.
-    recorded = load_thresholds()
-    return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
-
-
-@cache
-def artifact_thresholds(folder: str) -> CragThresholds:
-    """Return the thresholds a trained evaluator's artifact folder records (its manifest)."""
-    from models.evaluator import load_thresholds
-
-    recorded = load_thresholds(Path(folder).expanduser())
-    return CragThresholds(recorded.upper, recorded.lower, recorded.strip_filter)
+    return artifact_thresholds(str(ARTIFACT_DIR))
 
 
 def _opt(default: Any, description: str) -> Any:

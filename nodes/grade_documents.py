@@ -106,9 +106,13 @@ class CragUpdate(GradeUpdate):
 
 
 def _grade(
-    state: State, runtime: Runtime[Context], deps: Deps
+    state: State, runtime: Runtime[Context], deps: Deps, *, action: bool = False
 ) -> tuple[GradeUpdate, list[float] | None]:
-    """Score the ungraded local passages; return the update and the grades (None: failed)."""
+    """Score the ungraded local passages; return the update and the grades (None: failed).
+
+    With `action` and an action evaluator (`Context.action_evaluator`), the grades returned
+    are that evaluator's, of the same texts; the passages keep the evaluator's.
+    """
     batch = [
         p for p in state.get("passages") or [] if p["origin"] == "local" and p["score"] is None
     ]
@@ -126,10 +130,22 @@ def _grade(
     ]
     emit(runtime, _grades_event(graded))
     update = GradeUpdate(passages=graded)
-    if scores is not None:
-        update["window_scores"] = {
-            score_key(question, t): v for t, v in zip(texts, scores, strict=True)
-        }
+    if scores is None:
+        return update, None
+    update["window_scores"] = {
+        score_key(question, t): v for t, v in zip(texts, scores, strict=True)
+    }
+    if action and (deps.action_evaluator is not None or runtime.context.action_evaluator):
+        scores = score_texts(
+            runtime,
+            deps,
+            node="grade_documents",
+            question=question,
+            texts=texts,
+            used="Ambiguous",
+            action=True,
+        )
+        grades = None if scores is None else best_per_passage(scores, owners)
     return update, grades
 
 
@@ -143,39 +159,13 @@ def grade_passages(state: State, runtime: Runtime[Context], deps: Deps) -> Grade
     return _grade(state, runtime, deps)[0]
 
 
-def _action_grades(
-    graded: Sequence[Passage], state: State, runtime: Runtime[Context], deps: Deps
-) -> list[float] | None:
-    """Grade the passages again with the action evaluator (`Context.action_evaluator`).
-
-    The same texts as grading's (passages and windows), each passage's best; None when the
-    evaluator fails (the action is then Ambiguous, as when grading fails).
-    """
-    question = state["standalone_question"]
-    texts, owners = grading_batch([p["text"] for p in graded], runtime.context, question=question)
-    scores = score_texts(
-        runtime,
-        deps,
-        node="grade_documents",
-        question=question,
-        texts=texts,
-        used="Ambiguous",
-        action=True,
-    )
-    return None if scores is None else best_per_passage(scores, owners)
-
-
 def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpdate:
     """Grade the new passages, then store CRAG's action for this retrieval.
 
     With an action evaluator (`Context.action_evaluator`), it alone grades for the action;
     the passages keep the evaluator's grades, which refinement and abstention read.
     """
-    update, scores = _grade(state, runtime, deps)
-    graded = update.get("passages") or []
-    apart = deps.action_evaluator is not None or runtime.context.action_evaluator
-    if scores is not None and graded and apart:
-        scores = _action_grades(graded, state, runtime, deps)
+    update, scores = _grade(state, runtime, deps, action=True)
     thresholds = runtime.context.crag_thresholds()
     action: CragAction = (
         "Ambiguous"
