@@ -12,14 +12,15 @@
 
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
-`threads/README.md`); `threads2/` (`THREADS2_FILE`), `threads3/` (`THREADS3_FILE`) and
-`threads4/` (`THREADS4_FILE`) are the third to fifth, each written by someone who had not read
-the rules, over documents of other kinds (their `README.md`). Their records add
-`"split": "dev" | "test"` (seeded, committed before any tuning) and per turn `"kind"` (`first`,
-`person`, `place`, `thing`, `event`, `ellipsis`, `switch`, `meta`) and optional `"variants"`
-(other acceptable standalone questions); 2-4 turns. A turn with `"unanswerable": true` (in
-`threads4`) is on topic but not answered by the documents: it has no answers, declining is
-right, and the assistant's reply to it names nothing (as the graph keeps a declined turn). A
+`threads/README.md`); `threads2/` (`THREADS2_FILE`), `threads3/` (`THREADS3_FILE`),
+`threads4/` (`THREADS4_FILE`) and `threads5/` (`THREADS5_FILE`) are the third to sixth, each
+written by someone who had not read the rules, over documents of other kinds (their
+`README.md`). Their records add `"split": "dev" | "test"` (seeded, committed before any
+tuning) and per turn `"kind"` (`first`, `person`, `place`, `thing`, `event`, `ellipsis`,
+`switch`, `meta`) and optional `"variants"` (other acceptable standalone questions); 2-4
+turns. A turn with `"unanswerable": true` (in `threads4` and `threads5`) is on topic but not
+answered by the documents: it has no answers, declining is right, and the assistant's reply
+to it names nothing (as the graph keeps a declined turn). A
 `switch` turn changes topic: its standalone question is the turn itself, and a rewrite is
 right only if it brings in nothing from the earlier turns (`left_alone`).
 
@@ -50,6 +51,7 @@ __all__ = [
     "THREADS2_FILE",
     "THREADS3_FILE",
     "THREADS4_FILE",
+    "THREADS5_FILE",
     "THREADS_FILE",
     "Conversation",
     "Turn",
@@ -68,6 +70,7 @@ THREADS_FILE = _ROOT / "bench" / "datasets" / "threads" / "conversations.jsonl"
 THREADS2_FILE = _ROOT / "bench" / "datasets" / "threads2" / "conversations.jsonl"
 THREADS3_FILE = _ROOT / "bench" / "datasets" / "threads3" / "conversations.jsonl"
 THREADS4_FILE = _ROOT / "bench" / "datasets" / "threads4" / "conversations.jsonl"
+THREADS5_FILE = _ROOT / "bench" / "datasets" / "threads5" / "conversations.jsonl"
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",
@@ -75,6 +78,7 @@ CORPORA = {
     "threads2": _ROOT / "bench" / "datasets" / "threads2" / "docs",
     "threads3": _ROOT / "bench" / "datasets" / "threads3" / "docs",
     "threads4": _ROOT / "bench" / "datasets" / "threads4" / "docs",
+    "threads5": _ROOT / "bench" / "datasets" / "threads5" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 

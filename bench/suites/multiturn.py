@@ -10,10 +10,10 @@ conversation at a time (a rerun skips finished ones), the table to `--out/result
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
 rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
-the rules, over other kinds of documents, split the same way), the fourth and fifth
-(`threads3`, `threads4`, made the same way as the third in later sessions; `threads4` has
-on-topic follow-ups the documents do not answer, right when declined), `both` (the first two)
-or `all`.
+the rules, over other kinds of documents, split the same way), the fourth to sixth
+(`threads3`, `threads4`, `threads5`, made the same way as the third in later sessions;
+`threads4` and `threads5` have on-topic follow-ups the documents do not answer, right when
+declined), `both` (the first two) or `all`.
 `--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`, no
 graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
 `follow_ups` setting (`--set follow_ups=rules`) and `--model` its model (`follow_up_model`).
@@ -203,10 +203,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--conversations",
-        choices=["multiturn", "threads", "threads2", "threads3", "threads4", "both", "all"],
+        choices=[
+            "multiturn",
+            "threads",
+            "threads2",
+            "threads3",
+            "threads4",
+            "threads5",
+            "both",
+            "all",
+        ],
         default="both",
         help="which shipped set: the first, the second (threads), the third (threads2), the "
-        "fourth (threads3), the fifth (threads4), the first two (both, the default) or all five",
+        "fourth (threads3), the fifth (threads4), the sixth (threads5), the first two (both, "
+        "the default) or all six",
     )
     parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
     parser.add_argument(
@@ -215,7 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--corpus",
         default="all",
-        help="sample, usrdoc, threads, threads2, threads3, threads4 or all (default)",
+        help="sample, usrdoc, threads, threads2, threads3, threads4, threads5 or all (default)",
     )
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
@@ -241,6 +251,7 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
         THREADS2_FILE,
         THREADS3_FILE,
         THREADS4_FILE,
+        THREADS5_FILE,
         THREADS_FILE,
         load_conversations,
     )
@@ -252,8 +263,16 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
         "threads2": [THREADS2_FILE],
         "threads3": [THREADS3_FILE],
         "threads4": [THREADS4_FILE],
+        "threads5": [THREADS5_FILE],
         "both": [MULTITURN_FILE, THREADS_FILE],
-        "all": [MULTITURN_FILE, THREADS_FILE, THREADS2_FILE, THREADS3_FILE, THREADS4_FILE],
+        "all": [
+            MULTITURN_FILE,
+            THREADS_FILE,
+            THREADS2_FILE,
+            THREADS3_FILE,
+            THREADS4_FILE,
+            THREADS5_FILE,
+        ],
     }
     paths = [args.data] if args.data else shipped[args.conversations]
     found = [

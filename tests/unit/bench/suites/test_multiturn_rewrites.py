@@ -9,6 +9,7 @@ from bench.datasets.conversations import (
     THREADS2_FILE,
     THREADS3_FILE,
     THREADS4_FILE,
+    THREADS5_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -39,6 +40,7 @@ EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
         (THREADS2_FILE, "threads2"),
         (THREADS3_FILE, "threads3"),
         (THREADS4_FILE, "threads4"),
+        (THREADS5_FILE, "threads5"),
     ],
 )
 def test_the_threads_sets_are_split_and_sound(path, corpus):
