@@ -1,12 +1,17 @@
 """The blind documentation set `docqa2`: loads, counts, answers in named files, balanced halves."""
 
-import json
 from collections import Counter
 
 import pytest
 
-from bench.datasets.check import DATASETS_DIR, answer_in, check_set, document_text
+from bench.datasets.check import (
+    DATASETS_DIR,
+    check_set,
+    question_kind,
+)
 from bench.harness.data import load_questions
+from tests.unit.bench import doc_sets
+from tests.unit.bench.doc_sets import source
 
 SET = DATASETS_DIR / "docqa2"
 QUESTIONS = SET / "questions.jsonl"
@@ -14,33 +19,18 @@ SOURCES = {"valgrind", "nodejs", "bc", "ed", "time", "bzip2"}
 KINDS = ("single-hop", "two-hop", "unanswerable")
 
 
-def records() -> list[dict]:
-    return [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
-
-
 def half(split: str) -> list[dict]:
-    text = (SET / f"{split}.jsonl").read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines()]
-
-
-def kind(record: dict) -> str:
-    if not record["meta"]["answerable"]:
-        return "unanswerable"
-    return "two-hop" if record["hop"] == "multi" else "single-hop"
-
-
-def source(record: dict) -> str:
-    return record["meta"]["files"][0].split("/")[0]
+    return doc_sets.records(SET / f"{split}.jsonl")
 
 
 def test_the_set_loads_with_its_documents():
     questions = load_questions([QUESTIONS])
-    assert len(questions) == len(records())
+    assert len(questions) == len(doc_sets.records(QUESTIONS))
     assert {q.documents for q in questions} == {(SET / "docs").resolve()}
 
 
 def test_ids_and_dataset_name():
-    rows = records()
+    rows = doc_sets.records(QUESTIONS)
     assert [r["id"] for r in rows] == [f"docqa2-{n:03d}" for n in range(1, len(rows) + 1)]
     assert {r["dataset"] for r in rows} == {"docqa2"}
 
@@ -51,7 +41,7 @@ def test_the_checker_passes_the_set():
 
 
 def test_counts_per_kind_meet_the_brief():
-    counts = Counter(kind(r) for r in records())
+    counts = Counter(question_kind(r) for r in doc_sets.records(QUESTIONS))
     assert counts["single-hop"] >= 60
     assert counts["two-hop"] >= 12
     assert counts["unanswerable"] >= 18
@@ -62,34 +52,27 @@ def test_sources_are_the_six_packages_and_none_of_docqa():
     assert folders == SOURCES
     docqa = {p.name for p in (DATASETS_DIR / "docqa" / "docs").iterdir() if p.is_dir()}
     assert not folders & docqa
-    assert {source(r) for r in records()} == SOURCES
+    assert {source(r) for r in doc_sets.records(QUESTIONS)} == SOURCES
 
 
 def test_no_man_pages_among_the_documents():
-    files = [p for p in (SET / "docs").rglob("*") if p.is_file()]
-    assert files
-    assert not [p for p in files if "/man/" in str(p) or p.suffix[1:].isdigit()]
+    doc_sets.check_no_man_pages(SET)
 
 
-@pytest.mark.parametrize("record", records(), ids=lambda r: r["id"])
+@pytest.mark.parametrize("record", doc_sets.records(QUESTIONS), ids=lambda r: r["id"])
 def test_an_answer_occurs_in_a_named_document(record):
-    if not record["meta"]["answerable"]:
-        assert record["answers"] == [] and record["passages"] == []
-        assert all((SET / "docs" / name).is_file() for name in record["meta"]["files"])
-        return
-    texts = [document_text(SET / "docs" / name) for name in record["meta"]["files"]]
-    assert any(answer_in(a, text) for a in record["answers"] for text in texts)
+    doc_sets.check_answer_in_named_document(SET, record)
 
 
 def test_two_hop_questions_cite_two_passages():
-    for record in records():
-        if kind(record) == "two-hop":
+    for record in doc_sets.records(QUESTIONS):
+        if question_kind(record) == "two-hop":
             assert len(record["passages"]) >= 2, record["id"]
 
 
 def test_halves_are_balanced_per_kind_and_cover_every_source():
-    rows = records()
-    per_kind = Counter((kind(r), r["split"]) for r in rows)
+    rows = doc_sets.records(QUESTIONS)
+    per_kind = Counter((question_kind(r), r["split"]) for r in rows)
     for name in KINDS:
         assert abs(per_kind[(name, "dev")] - per_kind[(name, "test")]) <= 1
     per_source = Counter((source(r), r["split"]) for r in rows)
@@ -102,18 +85,18 @@ def test_halves_are_balanced_per_kind_and_cover_every_source():
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_half_files_hold_exactly_their_split(split):
     assert sorted(r["id"] for r in half(split)) == sorted(
-        r["id"] for r in records() if r["split"] == split
+        r["id"] for r in doc_sets.records(QUESTIONS) if r["split"] == split
     )
-    by_id = {r["id"]: r for r in records()}
+    by_id = {r["id"]: r for r in doc_sets.records(QUESTIONS)}
     assert all(r == by_id[r["id"]] for r in half(split))
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_every_prefix_of_a_half_is_stratified_by_kind(split):
     rows = half(split)
-    totals = Counter(kind(r) for r in rows)
+    totals = Counter(question_kind(r) for r in rows)
     seen: Counter[str] = Counter()
     for n, row in enumerate(rows, start=1):
-        seen[kind(row)] += 1
+        seen[question_kind(row)] += 1
         for name in KINDS:
             assert abs(seen[name] - n * totals[name] / len(rows)) <= 1.5

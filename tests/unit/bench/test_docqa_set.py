@@ -2,34 +2,25 @@
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from bench.datasets.check import DATASETS_DIR, answer_in, check_set, document_text
+from bench.datasets.check import (
+    DATASETS_DIR,
+    check_set,
+    question_kind,
+)
 from bench.harness.data import load_questions
+from tests.unit.bench import doc_sets
+from tests.unit.bench.doc_sets import source
 
 SET = DATASETS_DIR / "docqa"
 QUESTIONS = SET / "questions.jsonl"
 
 
-def records() -> list[dict]:
-    return [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
-
-
-def kind(record: dict) -> str:
-    if not record["meta"]["answerable"]:
-        return "unanswerable"
-    return "two-hop" if record["hop"] == "multi" else "single-hop"
-
-
-def source(record: dict) -> str:
-    return record["meta"]["files"][0].split("/")[0]
-
-
 def test_the_set_loads_with_its_documents():
     questions = load_questions([QUESTIONS])
-    assert len(questions) == len(records())
+    assert len(questions) == len(doc_sets.records(QUESTIONS))
     assert {q.documents for q in questions} == {(SET / "docs").resolve()}
 
 
@@ -39,31 +30,24 @@ def test_the_checker_passes_the_set():
 
 
 def test_counts_per_kind_meet_the_issue():
-    counts = Counter(kind(r) for r in records())
+    counts = Counter(question_kind(r) for r in doc_sets.records(QUESTIONS))
     assert counts["single-hop"] >= 100
     assert counts["two-hop"] >= 25
     assert counts["unanswerable"] >= 25
 
 
 def test_no_man_pages_among_the_documents():
-    files = [p for p in (SET / "docs").rglob("*") if p.is_file()]
-    assert files
-    assert not [p for p in files if "/man/" in str(p) or p.suffix[1:].isdigit()]
+    doc_sets.check_no_man_pages(SET)
 
 
-@pytest.mark.parametrize("record", records(), ids=lambda r: r["id"])
+@pytest.mark.parametrize("record", doc_sets.records(QUESTIONS), ids=lambda r: r["id"])
 def test_an_answer_occurs_in_a_named_document(record):
-    if not record["meta"]["answerable"]:
-        assert record["answers"] == [] and record["passages"] == []
-        assert all((SET / "docs" / name).is_file() for name in record["meta"]["files"])
-        return
-    texts = [document_text(SET / "docs" / name) for name in record["meta"]["files"]]
-    assert any(answer_in(a, text) for a in record["answers"] for text in texts)
+    doc_sets.check_answer_in_named_document(SET, record)
 
 
 def test_halves_are_balanced_per_kind_and_cover_every_source():
-    rows = records()
-    per_kind = Counter((kind(r), r["split"]) for r in rows)
+    rows = doc_sets.records(QUESTIONS)
+    per_kind = Counter((question_kind(r), r["split"]) for r in rows)
     for name in ("single-hop", "two-hop", "unanswerable"):
         assert abs(per_kind[(name, "dev")] - per_kind[(name, "test")]) <= 1
     sources = {source(r) for r in rows}
@@ -73,16 +57,16 @@ def test_halves_are_balanced_per_kind_and_cover_every_source():
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_half_files_hold_exactly_their_split(split):
-    half = [json.loads(line) for line in Path(SET / f"{split}.jsonl").read_text().splitlines()]
+    half = doc_sets.records(SET / f"{split}.jsonl")
     assert sorted(r["id"] for r in half) == sorted(
-        r["id"] for r in records() if r["split"] == split
+        r["id"] for r in doc_sets.records(QUESTIONS) if r["split"] == split
     )
 
 
 def test_the_checker_notices_a_half_file_out_of_step(tmp_path):
     (tmp_path / "docs").symlink_to(SET / "docs")
     (tmp_path / "dataset.json").write_text(json.dumps({"documents": "docs"}))
-    rows = records()[:3]
+    rows = doc_sets.records(QUESTIONS)[:3]
     for row, split in zip(rows, ["dev", "test", "test"], strict=True):
         row["split"] = split
     path = tmp_path / "questions.jsonl"
