@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.datasets.check import answer_in, document_text
+
 
 def records(questions: Path) -> list[dict[str, Any]]:
     """Return the records of a `questions.jsonl` (or a half's file), in order."""
@@ -24,8 +26,6 @@ def check_no_man_pages(folder: Path) -> None:
 
 def check_answer_in_named_document(folder: Path, record: dict[str, Any]) -> None:
     """Fail unless an answer occurs in a file the question names (none when unanswerable)."""
-    from bench.datasets.check import answer_in, document_text
-
     if not record["meta"]["answerable"]:
         assert record["answers"] == [] and record["passages"] == []
         assert all((folder / "docs" / name).is_file() for name in record["meta"]["files"])

@@ -5,22 +5,18 @@ from collections import Counter
 
 import pytest
 
-from bench.datasets.check import (
-    DATASETS_DIR,
-    check_set,
-    question_kind,
-)
+from bench.datasets.check import DATASETS_DIR, check_set, question_kind
 from bench.harness.data import load_questions
 from tests.unit.bench import doc_sets
-from tests.unit.bench.doc_sets import source
 
 SET = DATASETS_DIR / "docqa"
 QUESTIONS = SET / "questions.jsonl"
+RECORDS = doc_sets.records(QUESTIONS)
 
 
 def test_the_set_loads_with_its_documents():
     questions = load_questions([QUESTIONS])
-    assert len(questions) == len(doc_sets.records(QUESTIONS))
+    assert len(questions) == len(RECORDS)
     assert {q.documents for q in questions} == {(SET / "docs").resolve()}
 
 
@@ -30,7 +26,7 @@ def test_the_checker_passes_the_set():
 
 
 def test_counts_per_kind_meet_the_issue():
-    counts = Counter(question_kind(r) for r in doc_sets.records(QUESTIONS))
+    counts = Counter(question_kind(r) for r in RECORDS)
     assert counts["single-hop"] >= 100
     assert counts["two-hop"] >= 25
     assert counts["unanswerable"] >= 25
@@ -40,33 +36,31 @@ def test_no_man_pages_among_the_documents():
     doc_sets.check_no_man_pages(SET)
 
 
-@pytest.mark.parametrize("record", doc_sets.records(QUESTIONS), ids=lambda r: r["id"])
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r["id"])
 def test_an_answer_occurs_in_a_named_document(record):
     doc_sets.check_answer_in_named_document(SET, record)
 
 
 def test_halves_are_balanced_per_kind_and_cover_every_source():
-    rows = doc_sets.records(QUESTIONS)
+    rows = RECORDS
     per_kind = Counter((question_kind(r), r["split"]) for r in rows)
     for name in ("single-hop", "two-hop", "unanswerable"):
         assert abs(per_kind[(name, "dev")] - per_kind[(name, "test")]) <= 1
-    sources = {source(r) for r in rows}
+    sources = {doc_sets.source(r) for r in rows}
     for split in ("dev", "test"):
-        assert {source(r) for r in rows if r["split"] == split} == sources
+        assert {doc_sets.source(r) for r in rows if r["split"] == split} == sources
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_half_files_hold_exactly_their_split(split):
     half = doc_sets.records(SET / f"{split}.jsonl")
-    assert sorted(r["id"] for r in half) == sorted(
-        r["id"] for r in doc_sets.records(QUESTIONS) if r["split"] == split
-    )
+    assert sorted(r["id"] for r in half) == sorted(r["id"] for r in RECORDS if r["split"] == split)
 
 
 def test_the_checker_notices_a_half_file_out_of_step(tmp_path):
     (tmp_path / "docs").symlink_to(SET / "docs")
     (tmp_path / "dataset.json").write_text(json.dumps({"documents": "docs"}))
-    rows = doc_sets.records(QUESTIONS)[:3]
+    rows = [dict(r) for r in RECORDS[:3]]
     for row, split in zip(rows, ["dev", "test", "test"], strict=True):
         row["split"] = split
     path = tmp_path / "questions.jsonl"
