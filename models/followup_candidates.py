@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models.followup_rules import pronoun_kind, pronouns
-from models.names import ARTICLES, NOT_NAMES, TRAILING, name_runs, title_runs, without_conjunction
+from models.names import (
+    ARTICLES,
+    NOT_NAMES,
+    TRAILING,
+    name_runs,
+    past_verb,
+    title_runs,
+    without_conjunction,
+)
 from models.text import AUXILIARIES, FUNCTION_WORDS
 
 __all__ = [
@@ -128,10 +136,26 @@ def _phrases(text: str) -> list[str]:
     for run in runs:
         out.append(run)
         after = re.search(rf"{re.escape(run)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
-        if run.startswith("the ") and after and after.group(1) not in FUNCTION_WORDS:
+        if run.startswith("the ") and after and not _verb_at(text, after.start(1)):
             out.append(f"{run} {after.group(1)}")
     out += _definite(text)
     return out
+
+
+def _verb_at(text: str, start: int) -> bool:
+    """Tell whether the lowercase word at `start` is the clause's verb, not a noun of a name.
+
+    A small word ("is", "in") is never a name's noun; a past form ("built", "opened") is
+    the verb when the clause ends after it or a small word follows ("When was the Orrin Mill
+    built?", "What was the Orrin Mill built for?"), not before a noun ("the old walled
+    garden").
+    """
+    words = re.findall(r"[A-Za-z][\w'’-]*|[?!.,;:]", text[start:])
+    if not words or words[0].lower() in FUNCTION_WORDS:
+        return bool(words)
+    following = words[1] if len(words) > 1 else "?"
+    closes = not following[0].isalpha() or following.lower() in FUNCTION_WORDS
+    return past_verb(words[0]) and closes
 
 
 def _owned(text: str, runs: Sequence[str]) -> list[str]:
@@ -152,7 +176,7 @@ def _owner(rest: str, runs: Sequence[str]) -> str:
     """Return the longest name `rest` opens with, and its noun ("the Finch-8 radio"), or ""."""
     name = max((r for r in runs if rest.startswith(r)), key=len, default="")
     after = re.match(rf"{re.escape(name)}\s+([a-z][\w-]*)\s", rest) if name else None
-    if not (after and name.startswith("the ") and after.group(1) not in FUNCTION_WORDS):
+    if not (after and name.startswith("the ") and not _verb_at(rest, after.start(1))):
         return name
     following = rest[len(name) + 1 :].split()[1:2]
     noun_next = bool(following) and following[0].rstrip(TRAILING).islower()
@@ -161,13 +185,16 @@ def _owner(rest: str, runs: Sequence[str]) -> str:
 
 def _definite(text: str) -> list[str]:
     """Return "the <lowercase words>" phrases, with an "of/in <Name>" that follows them."""
-    words = _WORD.findall(text)
+    found = list(_WORD.finditer(text))
+    words = [m.group(0) for m in found]
     out = []
     for i, word in enumerate(words):
         if word.lower() != "the" or i + 1 >= len(words) or not words[i + 1].islower():
             continue
         end = i + 1
         while end < len(words) and words[end].islower() and words[end] not in NOT_NAMES:
+            if end > i + 1 and _verb_at(text, found[end].start()):
+                break  # "When was the boathouse built?": "the boathouse"
             end += 1
         if end == i + 1 or end - i > 3:
             continue

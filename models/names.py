@@ -18,6 +18,7 @@ __all__ = [
     "capital",
     "main_name",
     "name_runs",
+    "past_verb",
     "split_words",
     "title_runs",
     "without_conjunction",
@@ -42,6 +43,16 @@ _MONTHS = frozenset(
 _LEADING = "(\"“'‘"
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
+_IRREGULAR_PAST = frozenset(
+    "built made born known found held sold won begun written given taken seen shown done gone "
+    "kept led left lost paid sent spent told thought brought bought caught taught fought sought "
+    "hung laid meant met said shut stood struck sung sunk torn worn thrown drawn flown grown "
+    "blown chosen frozen stolen broken spoken driven ridden risen hidden eaten fallen forgotten "
+    "dug burnt fed fled bred bent lent dealt felt slept swept "
+    "began grew fell rose ran flew sank sang wore tore threw drew chose froze stole broke "
+    "spoke drove rode wrote hid ate came became went gave took saw knew got".split()
+)
+"""Past forms that do not end in "-ed": "When was the Orrin Mill built?"."""
 
 
 def without_conjunction(turn: str) -> str:
@@ -135,3 +146,16 @@ def _capital_after_joiners(words: list[str], i: int, joiners: frozenset[str]) ->
 
 def _capital_at(words: list[str], i: int) -> bool:
     return 0 <= i < len(words) and capital(bare(words[i]))
+
+
+def past_verb(word: str) -> bool:
+    """Tell whether a lowercase word is a past tense or participle ("built", "opened").
+
+    After a name, such a word is the question's verb ("When was the Orrin Mill built?"), not
+    part of the name, and so is one with a prefix ("rebuilt"). "-eed" words ("seed", "reed")
+    and short "-ed" words ("bed", "shed") are nouns.
+    """
+    word = word.lower()
+    regular = len(word) > 4 and word.endswith("ed") and not word.endswith(("eed", "shed"))
+    stem = re.sub(r"^(?:re|un|over|out|mis)(?=[a-z]{3})", "", word)  # "rebuilt", "outgrew"
+    return regular or word in _IRREGULAR_PAST or stem in _IRREGULAR_PAST

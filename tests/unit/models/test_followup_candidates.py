@@ -188,3 +188,19 @@ def test_asks_for_thing_says_when_a_later_it_means_the_answer(question, kind, ex
 )
 def test_reaches_back_finds_a_turn_that_says_it_goes_back(turn, expected):
     assert reaches_back(turn) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a past form after the name, at the clause end or before a small word, is its verb
+        ("When was the Orrin Mill built?", ["the Orrin Mill"]),
+        ("What was the Orrin Mill at Dunley built for?", ["the Orrin Mill at Dunley"]),
+        ("When was the Quarry Chapel opened to visitors?", ["the Quarry Chapel"]),
+        ("When was the boathouse rebuilt?", ["the boathouse"]),
+        # a noun after the name still belongs to it
+        ("Where is the Pell Street bakery?", ["the Pell Street", "the Pell Street bakery"]),
+    ],
+)
+def test_a_verb_after_a_name_is_not_part_of_it(question, expected):
+    assert candidates([(question, "")]) == expected
