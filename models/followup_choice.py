@@ -41,6 +41,7 @@ from models.followup_candidates import (
     substitute,
 )
 from models.followup_rules import pronoun_kind, pronouns
+from models.followup_times import dated
 from models.names import TRAILING, name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
@@ -115,10 +116,30 @@ class ChoiceRewriter:
         except Exception as error:  # noqa: BLE001 - a missing model degrades to the rules
             found = RulesRewriter().rewrite(turn, history)
             return Rewrite(found.question, found.made, found.referent, str(error), str(error))
+        if when := dated(turn, history):
+            return self._dated(model, *when, history)
         try:
             return self._resolve(model, turn, history)
         except ValueError as error:
             return _rules(turn, history, str(error))
+
+    def _dated(
+        self, model: BaseChatModel, question: str, said: str, history: Sequence[Exchange]
+    ) -> Rewrite:
+        """Read the rest of a turn whose time pointer was replaced in code ("in 1884").
+
+        The time is the conversation's, put in by `models.followup_times.dated`; a "she" or
+        "the mill" left in the turn is read as in any other turn, and when the model is no
+        help the dated turn stands as it is.
+        """
+        try:
+            rest = self._resolve(model, question, history)
+        except ValueError:
+            return Rewrite(question, "resolved", said)
+        if rest.made == "kept":
+            return Rewrite(question, "resolved", said)
+        referent = f"{said}, {rest.referent}" if rest.referent else said
+        return Rewrite(rest.question, rest.made, referent)
 
     def _resolve(self, model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> Rewrite:
         if swapped := self._ellipsis(model, turn, history):

@@ -383,3 +383,31 @@ def test_he_is_never_offered_a_womans_name_nor_she_a_mans():
         found = ChoiceRewriter(lambda model=model: model).rewrite(turn, history)
         listed = model.calls[-1][1].split("Candidates:")[-1]
         assert kept in listed and dropped not in listed and kept in found.question
+
+
+# A made-up conversation that names a year.
+CLOSED_1884 = [
+    Exchange("When did the Orrin Mill close?", "When did the Orrin Mill close?", "1884."),
+    Exchange("Who owned the Orrin Mill?", "Who owned the Orrin Mill?", "Ada Pell."),
+]
+
+
+def test_a_time_pointer_is_the_year_named_and_other_pointers_are_still_read():
+    model = structured_model([('What does "she"', _pick("Ada Pell"))])
+    found = ChoiceRewriter(lambda: model).rewrite("where did she live that year", CLOSED_1884)
+    assert (found.question, found.referent) == (
+        "Where did Ada Pell live in 1884?",
+        "that year = 1884, she = Ada Pell",
+    )
+    # the model was asked about "she" alone: the year is put in by code
+    assert all("that year" not in call[1].split("Last question:")[-1] for call in model.calls)
+
+
+def test_a_dated_turn_with_nothing_else_to_read_stands_with_its_time():
+    model = structured_model(default=_pick("none"))
+    found = ChoiceRewriter(lambda: model).rewrite("who was mayor then", CLOSED_1884)
+    assert (found.question, found.made, found.referent) == (
+        "Who was mayor in 1884?",
+        "resolved",
+        "then = 1884",
+    )
