@@ -45,14 +45,15 @@ _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
 _IRREGULAR_PAST = frozenset(
     "built made born known found held sold won begun written given taken seen shown done gone "
-    "kept led left lost paid sent spent told thought brought bought caught taught fought sought "
-    "hung laid meant met said shut stood struck sung sunk torn worn thrown drawn flown grown "
-    "blown chosen frozen stolen broken spoken driven ridden risen hidden eaten fallen forgotten "
-    "dug burnt fed fled bred bent lent dealt felt slept swept "
-    "began grew fell rose ran flew sank sang wore tore threw drew chose froze stole broke "
-    "spoke drove rode wrote hid ate came became went gave took saw knew got".split()
+    "kept led lost paid sent spent told thought brought bought caught taught fought sought "
+    "hung laid meant said shut struck sung sunk torn worn thrown drawn flown grown blown "
+    "chosen frozen stolen broken spoken driven ridden risen hidden eaten fallen forgotten dug "
+    "burnt fed fled bred dealt slept swept began grew ran flew sank sang wore tore threw drew "
+    "chose froze broke drove rode wrote hid ate came became went gave took knew got stood".split()
 )
-"""Past forms that do not end in "-ed": "When was the Orrin Mill built?"."""
+"""Past forms that do not end in "-ed": "When was the Orrin Mill built?". Those that are
+also common nouns ("rose", "saw", "fell", "felt", "left", "spoke", "stole", "met", "bent",
+"lent") are left out: "the Orrin rose" is a rose."""
 
 
 def without_conjunction(turn: str) -> str:

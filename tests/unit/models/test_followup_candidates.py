@@ -198,8 +198,9 @@ def test_reaches_back_finds_a_turn_that_says_it_goes_back(turn, expected):
         ("What was the Orrin Mill at Dunley built for?", ["the Orrin Mill at Dunley"]),
         ("When was the Quarry Chapel opened to visitors?", ["the Quarry Chapel"]),
         ("When was the boathouse rebuilt?", ["the boathouse"]),
-        # a noun after the name still belongs to it
+        # a noun after the name still belongs to it, a past form that is a noun too
         ("Where is the Pell Street bakery?", ["the Pell Street", "the Pell Street bakery"]),
+        ("Who bred the Tamsin rose?", ["the Tamsin", "the Tamsin rose"]),
     ],
 )
 def test_a_verb_after_a_name_is_not_part_of_it(question, expected):
