@@ -90,7 +90,9 @@ class Context:
     )
     judge_model: str = _opt(_ENV["judge_model"], "Chat model spec behind the `llm` judges.")
     answer_style: Literal["sentence", "short"] = _opt(
-        "sentence", "Answer in one short sentence, or with the bare answer (as benchmarks score)."
+        "short",
+        "Answer with the bare answer (the name, option, number or phrase; the more accurate, "
+        "docs/answers.md), or in one short sentence.",
     )
     token_answers: bool = _opt(
         False,

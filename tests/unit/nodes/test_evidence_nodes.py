@@ -155,11 +155,12 @@ def test_clean_answer():
 def test_answer_style_picks_the_answer_rule():
     generator = rule_model(default="Paris\nbecause it is the capital")
     state = {"standalone_question": "q", "route": "B", "strips": [kept("a", "p", 0.1)]}
-    sentence = generate(state, make_runtime(Context(candidates=1)), make_deps(generator=generator))
+    context = Context(candidates=1, answer_style="sentence")
+    sentence = generate(state, make_runtime(context), make_deps(generator=generator))
     assert "one short sentence" in generator.calls[-1][1]
     assert sentence["candidates"][0]["text"] == "Paris\nbecause it is the capital"
-    context = Context(candidates=1, answer_style="short")
-    short = generate(state, make_runtime(context), make_deps(generator=generator))
+    default = Context(candidates=1)  # the bare answer unless a sentence is asked for
+    short = generate(state, make_runtime(default), make_deps(generator=generator))
     assert "as few words as possible" in generator.calls[-1][1]
     assert short["candidates"][0]["text"] == "Paris"
 
