@@ -25,6 +25,7 @@ from models.names import (
 from models.text import AUXILIARIES, FUNCTION_WORDS
 
 __all__ = [
+    "BACK_TO",
     "Pointer",
     "asks_for_thing",
     "candidates",
@@ -49,10 +50,12 @@ _THERE = re.compile(
     re.IGNORECASE,
 )
 """A place "there", not the "there" of "is there a ferry?" or "there was a flood"."""
-_BACK_TO = re.compile(
-    r"^(?:sorry|well|ok|okay|hmm|oh)?[,\s]*(?:(?:going|coming|getting)\s+)?back\s+to\s+[^:,?]+[:,]\s*",
+BACK_TO = re.compile(
+    r"^(?:sorry|well|ok|okay|hmm|oh)?[,\s]*(?:(?:going|coming|getting)\s+)?back\s+to\s+"
+    r"(?P<what>[^:,?]+)[:,]\s*",
     re.IGNORECASE,
 )
+""""Going back to the flood, ...": what the turn goes back to is group `what`."""
 _INTERJECTION = re.compile(r"^(?:sorry|well|hmm|oh|ok|okay)\b[,\s]*", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:at|in|on|from|by|to|near)\s+", re.IGNORECASE)
 """A short answer's leading preposition ("At the Corvane Institute") is not part of the name."""
@@ -243,7 +246,7 @@ def asks_for_thing(question: str, kind: str) -> bool:
 def reaches_back(turn: str) -> bool:
     """Tell whether a turn says it goes back in the conversation ("back to the flood, ...")."""
     text = turn.strip()
-    return bool(_BACK_TO.match(text) or re.search(_ABOUT_TALK[:-1], text, re.IGNORECASE))
+    return bool(BACK_TO.match(text) or re.search(_ABOUT_TALK[:-1], text, re.IGNORECASE))
 
 
 def head_noun(phrase: str) -> str:
@@ -258,7 +261,7 @@ def pointer(turn: str, options: Sequence[str] = ()) -> Pointer | None:
     A pointing phrase is "that/this <noun>", "the <noun> we talked about", or "the <noun>"
     whose noun ends one of `options` ("the club" when "the Tallis Rowing Club" was said).
     """
-    text = _BACK_TO.sub("", turn.strip())
+    text = BACK_TO.sub("", turn.strip())
     if dislocated := _dislocated(text, options):
         said, rest = dislocated
         return Pointer(said, pronoun_kind(pronouns(rest)[0].group(0)))
@@ -313,7 +316,7 @@ def substitute(turn: str, referent: str, options: Sequence[str] = ()) -> str:
     "there" ("in <referent>") once. A leading "And", "Sorry," or "Back to the club:" is
     dropped: the rewrite stands alone.
     """
-    text = _BACK_TO.sub("", turn.strip())
+    text = BACK_TO.sub("", turn.strip())
     found = pointer(text, options)
     if found is None or not referent:
         return ""

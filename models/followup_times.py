@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models.followup import Exchange, without_context
+from models.followup_candidates import BACK_TO
 from models.names import TRAILING, without_conjunction
 from models.text import FUNCTION_WORDS
 
@@ -37,11 +38,6 @@ _POINTER = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"\s*(?:[?!.,;:]|$)")
-_BACK_TO = re.compile(
-    r"^(?:sorry|well|ok|okay|hmm|oh)?[,\s]*(?:(?:going|coming|getting)\s+)?back\s+to\s+"
-    r"(?P<what>[^:,?]+)[:,]\s*",
-    re.IGNORECASE,
-)
 _TIME_WORD = re.compile(r"\b(?:year|date|day|month|decade|time)\b", re.IGNORECASE)
 _FIRST = re.compile(r"\b(?:first|earliest)\b", re.IGNORECASE)
 _NATURAL = frozenset({"in", "on", "at"})
@@ -139,7 +135,7 @@ def dated(turn: str, history: Sequence[Exchange]) -> tuple[str, str] | None:
     """
     text = without_conjunction(turn.strip())
     oldest = False
-    if back := _BACK_TO.match(text):
+    if back := BACK_TO.match(text):
         if not _TIME_WORD.search(back.group("what")):
             return None  # "back to the flood, ...": the flood's time, not the latest
         oldest = bool(_FIRST.search(back.group("what")))
