@@ -15,14 +15,12 @@ from dataclasses import dataclass
 
 from models.followup import Exchange, without_context
 from models.followup_candidates import BACK_TO
-from models.names import TRAILING, without_conjunction
+from models.names import MONTHS, TRAILING, without_conjunction
 from models.text import FUNCTION_WORDS
 
 __all__ = ["TimePointer", "dated", "named_time", "time_pointer"]
 
-_MONTH = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-)
+_MONTH = f"(?:{'|'.join(MONTHS)})"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _TIME = re.compile(
     rf"(?P<date>{_DAY}\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}|{_MONTH}\s+{_DAY},?\s+\d{{4}})\b"

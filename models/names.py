@@ -10,6 +10,7 @@ import re
 from models.text import FUNCTION_WORDS
 
 __all__ = [
+    "MONTHS",
     "ARTICLES",
     "NOT_NAMES",
     "REQUESTS",
@@ -37,9 +38,11 @@ _TITLE_JOINERS = _JOINERS | frozenset(
 """Small words inside a title ("Evening at the Mill", "Girl with a Blue Kite"). Between two
 names they also join what is not a title ("Kello at Dunmere"), so only the follow-up
 candidates read titles this way; the rules keep `name_runs`."""
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
+MONTHS = tuple(
+    "January February March April May June July August September October November December".split()
 )
+"""The months, in order: not names of their own ("In May Kello sailed"), and part of a date."""
+_MONTHS = frozenset(m.lower() for m in MONTHS)
 _LEADING = "(\"“'‘"
 _CONTRACTION = re.compile(r"['’](s|re|d|ll)$")
 TRAILING = "?!.,;:)\"”'’"
