@@ -197,6 +197,12 @@ class Context:
     abstain_below: float = _opt(
         -0.5, "Abstain when the best cited strip's evaluator score is below this ([-1, 1])."
     )
+    verify_below: float | None = _opt(
+        None,
+        "Abstain when the reader, asked right after answering whether a passage states its "
+        "answer, says yes with probability below this (one short extra LLM call per candidate, "
+        "its prompt cached); None: no check.",
+    )
     model_guess: bool = _opt(
         False, "When abstaining, add the model's own answer, labelled as a model-only guess."
     )

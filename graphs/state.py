@@ -89,6 +89,10 @@ class Candidate(TypedDict):
     """The support level of each evidence strip alone (by strip hash), from the support judge's
     same pass; `finalize` cites the strips it names `full` or `partial`. Absent when the judge
     failed or judges the evidence only as a whole."""
+    verified: NotRequired[float]
+    """P(yes) the reader gave, asked right after answering, that a passage states the answer
+    (`Context.verify_below`); absent when not asked or when the model reports no
+    probabilities."""
     score: float
     """The weighted ranking score."""
     message_id: str | None

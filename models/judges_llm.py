@@ -23,7 +23,14 @@ from prompts.judges import (
     RATE_USEFULNESS,
 )
 
-__all__ = ["LlmClassifier", "LlmEvaluator", "LlmSupportChecker", "LlmUsefulness", "ask_choice"]
+__all__ = [
+    "LlmClassifier",
+    "LlmEvaluator",
+    "LlmSupportChecker",
+    "LlmUsefulness",
+    "ask_choice",
+    "choice_probabilities",
+]
 
 _STEPS_TO_ROUTE: dict[str, Route] = {"none": "A", "one": "B", "several": "C"}
 
@@ -42,8 +49,8 @@ def _clean(token: str) -> str:
     return token.strip(' "\n').lower()
 
 
-def _distribution(raw: AIMessage, options: Sequence[str]) -> dict[str, float] | None:
-    """Read the options' probabilities at the first value token, if logprobs are present."""
+def choice_probabilities(raw: AIMessage, options: Sequence[str]) -> dict[str, float] | None:
+    """Read the options' probabilities at the first token starting one, if logprobs are present."""
     content = (raw.response_metadata.get("logprobs") or {}).get("content") or []
     for entry in content:
         token = _clean(entry.get("token", ""))
@@ -79,7 +86,7 @@ def ask_choice(
     if choice not in options:
         raise ValueError(f"the judge returned no valid {key!r}: {parsed!r}")
     raw = result.get("raw")
-    found = _distribution(raw, options) if isinstance(raw, AIMessage) else None
+    found = choice_probabilities(raw, options) if isinstance(raw, AIMessage) else None
     return found or {o: float(o == choice) for o in options}
 
 

@@ -93,6 +93,8 @@ def should_abstain(
     yes_no = best["text"].strip(" .!").lower() in ("yes", "no")  # claims no word to check
     if best["support"] == "none" and not yes_no:  # the critic found its claim in no evidence
         return True
+    if context.verify_below is not None and best.get("verified", 1.0) < context.verify_below:
+        return True  # the reader, asked again, doubts a passage states it
     return max(s["score"] for s in evidence) < context.abstain_below
 
 

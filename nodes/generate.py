@@ -18,6 +18,7 @@ from graphs.context import Context
 from graphs.deps import Deps
 from graphs.events import emit, fallback
 from graphs.state import Candidate, Passage, State, Strip
+from models.judges_llm import choice_probabilities
 from models.text import strip_markup
 from nodes._common import call_model, format_passages, mean_logprob, text_of
 from nodes._degrade import retry_or_degrade
@@ -29,9 +30,11 @@ from prompts.generate import (
     ANSWER_WITHOUT_KNOWLEDGE,
     CLOSED_BOOK_SYSTEM,
     CONVERSATION_BLOCK,
+    NOT_FOUND,
     REASONING_BLOCK,
     SENTENCE_ANSWER_RULE,
     SHORT_ANSWER_RULE,
+    VERIFY_ANSWER,
 )
 
 __all__ = [
@@ -189,7 +192,36 @@ def _write(
         reason = retry_or_degrade(runtime, error, "the answer model")
         emit(runtime, fallback("generate", "generator", reason, used=_NONE, degraded=reason))
         return None
-    return _candidate(reply, evidence, short=short, streamed=first)
+    written = _candidate(reply, evidence, short=short, streamed=first)
+    if context.verify_below is not None and evidence and NOT_FOUND not in written["text"]:
+        verified = _verify(model, messages, reply, written["text"])
+        if verified is not None:
+            written["verified"] = verified
+    return written
+
+
+def _verify(
+    model: BaseChatModel, messages: Sequence[BaseMessage], reply: AIMessage, answer: str
+) -> float | None:
+    """Return the reader's P(yes), asked next in the same chat, that a passage states `answer`.
+
+    None when the model fails or reports no probabilities (nothing is decided then). The reply
+    goes back as written, so llama.cpp reuses the whole answer prompt from its cache.
+    """
+    if "logprobs" not in type(model).model_fields:
+        return None
+    asked = [
+        *messages,
+        AIMessage(text_of(reply)),
+        HumanMessage(VERIFY_ANSWER.format(answer=answer)),
+    ]
+    try:
+        said = call_model(model, asked, max_tokens=1, name="verify", logprobs=True, top_logprobs=10)
+    except Exception:  # noqa: BLE001 - an unchecked answer stands as it would without the check
+        logger.info("the answer check failed; the answer stands unchecked", exc_info=True)
+        return None
+    found = choice_probabilities(said, ["yes", "no"])
+    return None if found is None else round(found["yes"], 4)
 
 
 def generate(state: State, runtime: Runtime[Context], deps: Deps) -> CandidatesUpdate:

@@ -94,6 +94,7 @@ def read_outcome(state: Mapping[str, Any], events: list[dict[str, Any]]) -> Outc
         logprob=best.get("logprob"),
         candidates=[
             {"text": c.get("text"), "logprob": c.get("logprob")}
+            | ({"verified": c["verified"]} if "verified" in c else {})
             for c in state.get("candidates") or []
         ],
         retrieval_calls=int(state.get("retrievals") or 0) + webs,

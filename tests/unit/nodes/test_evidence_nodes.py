@@ -365,6 +365,11 @@ def test_should_abstain():
     assert should_abstain(retrieved, unsupported, [strip], Context())  # claims nothing found
     yes = {**unsupported, "text": "Yes."}  # claims no word the evidence could hold
     assert not should_abstain(retrieved, yes, [strip], Context())
+    checked = Context(verify_below=0.3)
+    assert should_abstain(retrieved, {**supported, "verified": 0.2}, [strip], checked)
+    assert not should_abstain(retrieved, {**supported, "verified": 0.4}, [strip], checked)
+    assert not should_abstain(retrieved, supported, [strip], checked)  # not checked: stands
+    assert not should_abstain(retrieved, {**supported, "verified": 0.2}, [strip], Context())
     assert should_abstain({"web_searched": True}, supported, [], Context())
     assert not should_abstain({}, supported, [], Context())  # route A: no retrieval
     assert not should_abstain(retrieved, supported, [], Context(abstain=False))
@@ -383,6 +388,54 @@ def test_generate_asks_llama_cpp_for_logprobs():
         make_deps(generator=model),
     )
     assert not model.engine._server.requests[1].get("logprobs")
+
+
+def _yes_no(p_yes: float) -> list[dict]:
+    top = [
+        {"token": "Yes", "logprob": math.log(p_yes)},
+        {"token": "No", "logprob": math.log(1 - p_yes)},
+    ]
+    return [{"token": "Yes" if p_yes >= 0.5 else "No", "logprob": 0.0, "top_logprobs": top}]
+
+
+def test_the_reader_is_asked_next_whether_a_passage_states_its_answer():
+    from tests.fakes import llamacpp_with
+
+    def reply(request):
+        if "Check that answer" in request["messages"][-1]["content"]:
+            return "No", _yes_no(0.2)
+        return ("NOT FOUND" if "unknown" in request["messages"][-1]["content"] else "-k"), None
+
+    model = llamacpp_with(reply)
+    server = model.engine._server
+    state = {"standalone_question": "How do I keep the input?", "strips": [kept("a", "p", 0.9)]}
+    checked = make_runtime(Context(candidates=1, verify_below=0.5))
+    out = generate(state, checked, make_deps(generator=model))
+    assert out["candidates"][0]["text"] == "-k" and out["candidates"][0]["verified"] == 0.2
+    answer, check = server.requests
+    assert check["messages"][: len(answer["messages"])] == answer["messages"]  # cached prefix
+    assert check["messages"][-2] == {"role": "assistant", "content": "-k"}
+    assert "-k" in check["messages"][-1]["content"] and check["max_tokens"] == 1
+    unchecked = generate(state, make_runtime(Context(candidates=1)), make_deps(generator=model))
+    assert "verified" not in unchecked["candidates"][0] and len(server.requests) == 3
+    declined = generate(
+        {**state, "standalone_question": "unknown"}, checked, make_deps(generator=model)
+    )
+    assert "verified" not in declined["candidates"][0] and len(server.requests) == 4
+
+
+def test_a_failing_answer_check_leaves_the_answer_standing():
+    from tests.fakes import llamacpp_with
+
+    def reply(request):
+        if "Check that answer" in request["messages"][-1]["content"]:
+            raise RuntimeError("the model crashed")
+        return "-k", None
+
+    state = {"standalone_question": "q", "strips": [kept("a", "p", 0.9)]}
+    runtime = make_runtime(Context(candidates=1, verify_below=0.5))
+    out = generate(state, runtime, make_deps(generator=llamacpp_with(reply)))
+    assert out["candidates"][0]["text"] == "-k" and "verified" not in out["candidates"][0]
 
 
 def test_the_answer_model_is_built_with_the_context_repeat_penalty(monkeypatch):

@@ -118,7 +118,10 @@ def test_read_outcome_reads_the_state_and_the_first_crag_action():
         "crag_action": "Correct",
         "retrievals": 2,
         "abstained": False,
-        "candidates": [{"text": "Oslo", "logprob": -0.2}, {"text": "Bergen", "logprob": -0.1}],
+        "candidates": [
+            {"text": "Oslo", "logprob": -0.2, "verified": 0.9},
+            {"text": "Bergen", "logprob": -0.1},
+        ],
     }
     events = [
         {"type": "crag_action", "action": "Ambiguous"},
@@ -131,6 +134,7 @@ def test_read_outcome_reads_the_state_and_the_first_crag_action():
     assert outcome.logprob == -0.2  # the chosen (first) candidate's confidence
     assert [c["text"] for c in outcome.candidates] == ["Oslo", "Bergen"]  # for agreement
     assert outcome.candidates[1]["logprob"] == -0.1
+    assert outcome.candidates[0]["verified"] == 0.9 and "verified" not in outcome.candidates[1]
     assert read_outcome({"answer": "x"}, []).candidates == []
     assert read_outcome({"answer": "x"}, []).logprob is None
     assert read_outcome(state, []).crag_action == "Correct"  # no events: the state's action
