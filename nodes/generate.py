@@ -43,6 +43,7 @@ __all__ = [
     "clean_answer",
     "evidence_groups",
     "generate",
+    "reader_check",
     "retry_options",
 ]
 
@@ -194,13 +195,13 @@ def _write(
         return None
     written = _candidate(reply, evidence, short=short, streamed=first)
     if context.verify_below is not None and evidence and NOT_FOUND not in written["text"]:
-        verified = _verify(model, messages, reply, written["text"])
+        verified = reader_check(model, messages, reply, written["text"])
         if verified is not None:
             written["verified"] = verified
     return written
 
 
-def _verify(
+def reader_check(
     model: BaseChatModel, messages: Sequence[BaseMessage], reply: AIMessage, answer: str
 ) -> float | None:
     """Return the reader's P(yes), asked next in the same chat, that a passage states `answer`.
