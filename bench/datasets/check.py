@@ -40,6 +40,7 @@ from bench.datasets.conversations import (
     THREADS3_FILE,
     THREADS4_FILE,
     THREADS5_FILE,
+    THREADS6_FILE,
     THREADS_FILE,
     Conversation,
     is_question,
@@ -291,7 +292,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        threads = (THREADS_FILE, THREADS2_FILE, THREADS3_FILE, THREADS4_FILE, THREADS5_FILE)
+        threads = (
+            THREADS_FILE,
+            THREADS2_FILE,
+            THREADS3_FILE,
+            THREADS4_FILE,
+            THREADS5_FILE,
+            THREADS6_FILE,
+        )
         sets = [check_conversations(), *map(check_conversations, threads)]
         reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:

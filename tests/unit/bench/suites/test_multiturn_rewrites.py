@@ -10,6 +10,7 @@ from bench.datasets.conversations import (
     THREADS3_FILE,
     THREADS4_FILE,
     THREADS5_FILE,
+    THREADS6_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -41,6 +42,7 @@ EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
         (THREADS3_FILE, "threads3"),
         (THREADS4_FILE, "threads4"),
         (THREADS5_FILE, "threads5"),
+        (THREADS6_FILE, "threads6"),
     ],
 )
 def test_the_threads_sets_are_split_and_sound(path, corpus):
