@@ -33,6 +33,7 @@ from models.followup import (
     without_context,
 )
 from models.followup_candidates import (
+    BACK_TO,
     Pointer,
     asks_for_thing,
     candidates,
@@ -41,7 +42,14 @@ from models.followup_candidates import (
     substitute,
 )
 from models.followup_rules import pronoun_kind, pronouns
-from models.followup_salience import fuller, names_said_topic, outside_clause, places_first
+from models.followup_salience import (
+    described,
+    fuller,
+    names_said_topic,
+    outside_clause,
+    places_first,
+    said_back,
+)
 from models.followup_sluices import parallel, sluice
 from models.followup_times import dated
 from models.names import TRAILING, name_runs, title_runs, without_conjunction
@@ -74,6 +82,8 @@ _ROLE = re.compile(
     r"^(?i:and\s+)?(?i:who\s+(?:is|was|are|were))\s+(the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b"
 )
 """"Who was the first keeper at Orm Point?": "the first keeper" is a person, never an "it"."""
+_LEADING_PHRASE = re.compile(r"^(the\s+[a-z]+\s+(?:who|that)\s+[^,?]+?)\s*,\s*(\S.*)$", re.I)
+""""the man who sued, what did the jury give him": the phrase, then the question."""
 _ADVERBS = frozenset({"first", "last", "again", "most", "least", "still", "once", "twice"})
 
 
@@ -164,8 +174,8 @@ class ChoiceRewriter:
         if found and found.kind in ("he", "she"):
             options = _people_first(_agreeing(options, found.kind), _known_people(history))
         word = found.word if found else ""
-        recent = ""
-        if found and not _points_further(turn, found):
+        recent, turn = _restated(turn, found, options, history)
+        if not recent and found and not _points_further(turn, found):
             if found.kind in ("it", "there"):
                 things = outside_clause(turn, found.word, _recent_things(history, found.kind))
                 recent = next(iter(things), "")
@@ -492,6 +502,29 @@ def _read_as_people(exchange: Exchange) -> list[str]:
         return []
     typed_text = exchange.question.lower()
     return [n for n in name_runs(exchange.standalone) if n.lower() not in typed_text]
+
+
+def _restated(
+    turn: str, found: Pointer | None, options: Sequence[str], history: Sequence[Exchange]
+) -> tuple[str, str]:
+    """Return whom or what a turn's leading phrase names, and the turn to substitute in.
+
+    "going back to the woman who ran the company, where did she live" and "the man who
+    sued, what did the jury give him" restate an earlier "Who ran/sued ...?" (`described`);
+    "back to the lily, when did it first flower" names an option by its noun (`said_back`).
+    A leading phrase that is not "back to" is dropped from the turn once read. ("", turn)
+    when there is no such phrase.
+    """
+    if found is None or found.kind == "there":
+        return "", turn
+    back = BACK_TO.match(turn.strip())
+    lead = _LEADING_PHRASE.match(turn.strip())
+    phrase = back.group("what") if back else lead.group(1) if lead else ""
+    pairs = [(_asked(e), e.answer) for e in history]
+    who = described(phrase, pairs) if found.kind in ("he", "she") else said_back(phrase, options)
+    if not who:
+        return "", turn
+    return who, turn if back or not lead else lead.group(2)
 
 
 def _points_further(turn: str, found: Pointer) -> bool:

@@ -12,17 +12,20 @@ No model here.
 import re
 from collections.abc import Iterable, Sequence
 
+from models.first_names import person_shaped
 from models.followup import points_back
 from models.followup_candidates import head_noun, pointer
-from models.names import ARTICLES, title_runs
+from models.names import ARTICLES, name_runs, title_runs
 
-__all__ = ["fuller", "names_said_topic", "outside_clause", "places_first"]
+__all__ = ["described", "fuller", "names_said_topic", "outside_clause", "places_first", "said_back"]
 
 _PLACE_BEFORE = r"\b(?:at|in|near|from|to|into)\s+"
 _CLAUSE_BREAK = re.compile(
     r",|\b(?:when|while|after|before|because|since|until|if|that|which|who|whom|where|and)\b",
     re.IGNORECASE,
 )
+_DESCRIBED = re.compile(r"^the\s+[a-z]+\s+(?:who|that)\s+([a-z]+)\b", re.IGNORECASE)
+""""the woman who ran the company": a person by what an earlier "Who ran ...?" asked."""
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
 _POSSESSIVES = frozenset({"its", "his", "her", "hers", "their", "theirs"})
 
@@ -105,3 +108,35 @@ def names_said_topic(turn: str, said: Iterable[str]) -> bool:
 def _head(phrase: str) -> str:
     """Return a phrase's head noun: "base" of "the first base of the Harwick crew"."""
     return head_noun(phrase.split(" of ", 1)[0])
+
+
+def described(phrase: str, exchanges: Sequence[tuple[str, str]]) -> str:
+    """Return whom "the woman who ran the mill" means: the answer to "Who ran ...?", or "".
+
+    `exchanges` are the earlier (question, answer) pairs, oldest first; the newest "Who
+    <verb> ...?" with the phrase's verb is the one the phrase restates, and its answer's
+    person ("the mill owner Gideon Harte" -> "Gideon Harte") is whom it means.
+    """
+    m = _DESCRIBED.match(phrase.strip())
+    if not m:
+        return ""
+    asked = re.compile(rf"^(?:and\s+)?who\s+{re.escape(m.group(1))}\b", re.IGNORECASE)
+    for question, answer in reversed(exchanges):
+        if asked.match(question.strip()):
+            people = [n for n in name_runs(answer) if person_shaped(n)]
+            return people[0] if people else ""
+    return ""
+
+
+def said_back(phrase: str, options: Sequence[str]) -> str:
+    """Return the one option a "back to the <noun>" phrase names by its noun, or "".
+
+    "back to the lily" means "the Cawsley moon lily", not "the Lily House": the option
+    whose last word is the noun, when exactly one is and it holds a name.
+    """
+    words = phrase.lower().split()
+    if len(words) != 2 or words[0] != "the":
+        return ""
+    found = [o for o in options if head_noun(o) == words[1]]
+    named = len(found) == 1 and any(w[:1].isupper() for w in found[0].split()[1:])
+    return found[0] if named else ""  # a name, not a description ("The first press")

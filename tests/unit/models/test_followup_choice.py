@@ -523,3 +523,31 @@ def test_a_name_said_before_and_typed_in_lower_case_is_a_new_topic_kept_as_typed
     turn = "who was captain of the orley rowing club in 1950"
     found = ChoiceRewriter(lambda: model).rewrite(turn, history)
     assert (found.question, found.made, model.calls) == (turn, "kept", [])
+
+
+def test_a_leading_phrase_that_restates_an_earlier_question_names_its_answer():
+    history = [
+        Exchange("Who bought the Tern Inn?", "Who bought the Tern Inn?", "the brewer Silas Penn"),
+        Exchange("who sold it", "Who sold the Tern Inn?", "Amos Lyle"),
+    ]
+    model = structured_model(default=_pick("Amos Lyle"))
+    rewriter = ChoiceRewriter(lambda: model)
+    found = rewriter.rewrite("the man who bought the inn, where was he born", history)
+    assert found.question == "Where was Silas Penn born?"
+    found = rewriter.rewrite("going back to the man who bought the inn, where did he live", history)
+    assert found.question == "Where did Silas Penn live?"
+    assert model.calls == []
+
+
+def test_back_to_the_noun_of_an_older_name_takes_that_name_without_the_model():
+    history = [
+        Exchange(
+            "What grows in the Palm House at Orley?",
+            "What grows in the Palm House at Orley?",
+            "the Orley moon rose",
+        ),
+        Exchange("who found it", "Who found the Orley moon rose?", "Ada Penn"),
+    ]
+    model = structured_model(default=_pick("the Palm House at Orley"))
+    found = ChoiceRewriter(lambda: model).rewrite("back to the rose, when does it flower", history)
+    assert (found.question, model.calls) == ("When does the Orley moon rose flower?", [])

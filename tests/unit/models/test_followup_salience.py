@@ -1,6 +1,13 @@
 import pytest
 
-from models.followup_salience import fuller, names_said_topic, outside_clause, places_first
+from models.followup_salience import (
+    described,
+    fuller,
+    names_said_topic,
+    outside_clause,
+    places_first,
+    said_back,
+)
 
 
 def test_a_there_takes_a_name_said_after_a_place_preposition_first():
@@ -62,3 +69,24 @@ def test_all_things_are_kept_when_the_clause_names_every_one():
 def test_a_full_question_typed_in_lower_case_names_a_name_said_before(turn, expected):
     said = ["When did the Orley Rowing Club win the Vane Cup?", "1931"]
     assert names_said_topic(turn, said) is expected
+
+
+def test_a_person_described_by_what_they_did_is_who_answered_that_question():
+    exchanges = [
+        ("Who bought the Tern Inn in 1903?", "the brewer Silas Penn"),
+        ("When did he sell it?", "1911"),
+        ("Who painted its sign?", "Mabel Orr"),
+    ]
+    assert described("the man who bought the inn", exchanges) == "Silas Penn"
+    assert described("the woman who painted it", exchanges) == "Mabel Orr"
+    assert described("the man who sold it", exchanges) == ""  # no "Who sold ...?" asked
+    assert described("the inn", exchanges) == ""
+
+
+def test_back_to_the_noun_names_the_one_option_with_that_noun_and_a_name():
+    options = ["the Tern Inn sign", "the Harbour Inn at Polwith", "the Orley moon rose"]
+    assert said_back("the rose", options) == "the Orley moon rose"
+    assert said_back("the inn", options) == ""  # no option ends "inn"
+    assert said_back("the inn", [*options, "the Tern Inn"]) == "the Tern Inn"
+    assert said_back("the inn", [*options, "the Tern Inn", "the Harbour Inn"]) == ""  # two
+    assert said_back("the press", ["The first press", "Old Growler"]) == ""  # no name
