@@ -84,6 +84,12 @@ _ROLE = re.compile(
 """"Who was the first keeper at Orm Point?": "the first keeper" is a person, never an "it"."""
 _LEADING_PHRASE = re.compile(r"^(the\s+[a-z]+\s+(?:who|that)\s+[^,?]+?)\s*,\s*(\S.*)$", re.I)
 """"the man who sued, what did the jury give him": the phrase, then the question."""
+_OWNED_LEAD = re.compile(
+    r"^(?:and\s+|so\s+)?((?:his|her|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,\s*(\S.*)$",
+    re.IGNORECASE,
+)
+""""and his daughter, what was she": a possessive phrase, then a question about it."""
+_POSSESSIVE = frozenset({"his", "her", "hers", "its", "their", "theirs"})
 _ADVERBS = frozenset({"first", "last", "again", "most", "least", "still", "once", "twice"})
 
 
@@ -163,6 +169,8 @@ class ChoiceRewriter:
     def _resolve(self, model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> Rewrite:
         if asked := sluice(turn, _asked(history[-1]), history[-1].answer):
             return Rewrite(asked, "resolved", f"{turn.strip(' ?')} = the last question")
+        if folded := _fold_owned(turn):
+            return self._resolve(model, folded, history)  # "what was his daughter"
         if swapped := self._ellipsis(model, turn, history):
             return swapped
         options = candidates([(_asked(e), e.answer) for e in history])
@@ -525,6 +533,20 @@ def _restated(
     if not who:
         return "", turn
     return who, turn if back or not lead else lead.group(2)
+
+
+def _fold_owned(turn: str) -> str:
+    """Return "and his daughter, what was she" as "what was his daughter", else "".
+
+    A leading possessive phrase is what the pronoun after it means: it takes the pronoun's
+    place, and its own "his" is read as any other.
+    """
+    m = _OWNED_LEAD.match(turn.strip())
+    own = [p for p in pronouns(m.group(2)) if p.group(0).lower() not in _POSSESSIVE] if m else []
+    if not (m and own):
+        return ""
+    rest, at = m.group(2), own[0]
+    return rest[: at.start()] + m.group(1) + rest[at.end() :]
 
 
 def _points_further(turn: str, found: Pointer) -> bool:

@@ -551,3 +551,12 @@ def test_back_to_the_noun_of_an_older_name_takes_that_name_without_the_model():
     model = structured_model(default=_pick("the Palm House at Orley"))
     found = ChoiceRewriter(lambda: model).rewrite("back to the rose, when does it flower", history)
     assert (found.question, model.calls) == ("When does the Orley moon rose flower?", [])
+
+
+def test_a_leading_possessive_phrase_is_what_the_pronoun_after_it_means():
+    history = [
+        Exchange("Who ran the Orley Mill?", "Who ran the Orley Mill?", "Silas Penn"),
+    ]
+    model = structured_model()
+    found = ChoiceRewriter(lambda: model).rewrite("and his daughter, what was she", history)
+    assert (found.question, model.calls) == ("What was Silas Penn's daughter?", [])
