@@ -411,3 +411,152 @@ def test_a_dated_turn_with_nothing_else_to_read_stands_with_its_time():
         "resolved",
         "then = 1884",
     )
+
+
+def _one(asked: str, answer: str) -> list[Exchange]:
+    return [Exchange(asked, asked, answer)]
+
+
+@pytest.mark.parametrize(
+    ("history", "turn", "expected"),
+    [
+        # a thing at a place, not the bare place, for "it"
+        (
+            _one("What happened at Brendle in May 1902?", "the sea wall at Brendle gave way"),
+            "how long did it take to rebuild",
+            "How long did the sea wall at Brendle take to rebuild?",
+        ),
+        (
+            _one("When was the maze at Ollerby planted?", "1788"),
+            "how big is it",
+            "How big is the maze at Ollerby?",
+        ),
+        # an answer's short name is the question's full one
+        (
+            _one(
+                "What happened in the Orchid House at Brendle in 1950?",
+                "a fire gutted the Orchid House",
+            ),
+            "when was it rebuilt",
+            "When was the Orchid House at Brendle rebuilt?",
+        ),
+        # a "there" is a place: the name said after "at"
+        (
+            _one("What was the Marigold?", "a fishing smack built at Penhallow"),
+            "who lived there",
+            "Who lived in Penhallow?",
+        ),
+        # a name the answer gives only after a preposition is no thing of its own
+        (
+            _one("What is the Brack Tower made of?", "granite from Tollan Quarry"),
+            "how tall is it",
+            "How tall is the Brack Tower?",
+        ),
+        # a preposition before "what" still asks for a thing
+        (
+            _one("With what boat did Ned Carrow cross the Fenn?", "the lugger Sea Pink"),
+            "how long was it",
+            "How long was the lugger Sea Pink?",
+        ),
+        # the role a "Who was the ...?" asked about is a person, not an "it"
+        (
+            _one("Who was the first keeper at Orm Point?", "Ida Venn"),
+            "how long did she keep it",
+            "How long did Ida Venn keep Orm Point?",
+        ),
+        # not what its own clause names
+        (
+            _one("Where was the first depot of the Harwick crew?", "the old boathouse at Skerry"),
+            "when did the crew leave it",
+            "When did the crew leave the first depot of the Harwick crew?",
+        ),
+    ],
+)
+def test_the_thing_an_it_or_there_means_is_chosen_by_rule(history, turn, expected):
+    model = structured_model()
+    assert ChoiceRewriter(lambda: model).rewrite(turn, history).question == expected
+    assert model.calls == []
+
+
+@pytest.mark.parametrize(
+    ("history", "turn", "expected"),
+    [
+        (
+            _one("Who restored the clock tower at Pelham?", "Agnes Morrow"),
+            "when",
+            "When did Agnes Morrow restore the clock tower at Pelham?",
+        ),
+        (
+            _one("What is the duty on barley at Fennick Quay?", "4d a bushel"),
+            "and oats",
+            "What is the duty on oats at Fennick Quay?",
+        ),
+        (
+            [
+                Exchange(
+                    "Who ran the Pelham Mill?",
+                    "Who ran the Pelham Mill?",
+                    "Agnes Morrow and her brother Edmund Morrow",
+                ),
+                Exchange(
+                    "when did she leave it",
+                    "When did Agnes Morrow leave the Pelham Mill?",
+                    "1899",
+                ),
+            ],
+            "and him?",
+            "When did Edmund Morrow leave the Pelham Mill?",
+        ),
+    ],
+)
+def test_an_elliptical_turn_asks_the_last_question_again_without_a_model_call(
+    history, turn, expected
+):
+    model = structured_model()
+    assert ChoiceRewriter(lambda: model).rewrite(turn, history).question == expected
+    assert model.calls == []
+
+
+def test_a_name_said_before_and_typed_in_lower_case_is_a_new_topic_kept_as_typed():
+    model = structured_model(default=_pick("the Orley Rowing Club"))
+    history = _one("When did the Orley Rowing Club win the Vane Cup?", "1931")
+    turn = "who was captain of the orley rowing club in 1950"
+    found = ChoiceRewriter(lambda: model).rewrite(turn, history)
+    assert (found.question, found.made, model.calls) == (turn, "kept", [])
+
+
+def test_a_leading_phrase_that_restates_an_earlier_question_names_its_answer():
+    history = [
+        Exchange("Who bought the Tern Inn?", "Who bought the Tern Inn?", "the brewer Silas Penn"),
+        Exchange("who sold it", "Who sold the Tern Inn?", "Amos Lyle"),
+    ]
+    model = structured_model(default=_pick("Amos Lyle"))
+    rewriter = ChoiceRewriter(lambda: model)
+    found = rewriter.rewrite("the man who bought the inn, where was he born", history)
+    assert found.question == "Where was Silas Penn born?"
+    found = rewriter.rewrite("going back to the man who bought the inn, where did he live", history)
+    assert found.question == "Where did Silas Penn live?"
+    assert model.calls == []
+
+
+def test_back_to_the_noun_of_an_older_name_takes_that_name_without_the_model():
+    history = [
+        Exchange(
+            "What grows in the Palm House at Orley?",
+            "What grows in the Palm House at Orley?",
+            "the Orley moon rose",
+        ),
+        Exchange("who found it", "Who found the Orley moon rose?", "Ada Penn"),
+    ]
+    model = structured_model(default=_pick("the Palm House at Orley"))
+    found = ChoiceRewriter(lambda: model).rewrite("back to the rose, when does it flower", history)
+    assert (found.question, model.calls) == ("When does the Orley moon rose flower?", [])
+
+
+def test_a_leading_possessive_phrase_is_what_the_pronoun_after_it_means():
+    history = [
+        Exchange("Who ran the Orley Mill?", "Who ran the Orley Mill?", "Silas Penn"),
+    ]
+    model = structured_model()
+    found = ChoiceRewriter(lambda: model).rewrite("and his daughter, what was she", history)
+    assert (found.question, model.calls) == ("What was Silas Penn's daughter?", [])
