@@ -30,7 +30,6 @@ __all__ = [
     "asks_for_thing",
     "candidates",
     "head_noun",
-    "located",
     "pointer",
     "reaches_back",
     "substitute",
@@ -62,8 +61,6 @@ _PREPOSITION = re.compile(r"^(?:at|in|on|from|by|to|near)\s+", re.IGNORECASE)
 """A short answer's leading preposition ("At the Corvane Institute") is not part of the name."""
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _PHRASE_JOINERS = frozenset({"of", "in", "on", "at"})
-_LOCATED = re.compile(r"^the\s+[a-z][\w\s-]*?\s+(?:at|in)\s+([A-Z].*)$")
-""""the embankment at Tolley": a thing (lowercase) at a place (the name after "at" or "in")."""
 _CLAUSE_WORDS = FUNCTION_WORDS - frozenset(ARTICLES) - _PHRASE_JOINERS - {"and", "for", "with"}
 """A short answer holding one of these ("she", "was", "it") is a clause, not a noun phrase."""
 _QUOTES = "\"“”'‘’ "
@@ -144,29 +141,8 @@ def _phrases(text: str) -> list[str]:
         after = re.search(rf"{re.escape(run)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
         if run.startswith("the ") and after and not _verb_at(text, after.start(1)):
             out.append(f"{run} {after.group(1)}")
-    return _located_first(out + _definite(text))
-
-
-def _located_first(phrases: Sequence[str]) -> list[str]:
-    """Return the phrases with each located thing before the bare place it is at.
-
-    "the embankment at Tolley" is a thing at a place; "Tolley" alone is the place. A later
-    "it" means the thing ("how long did it take to repair"), so it is listed first; a
-    "there" still finds the place (`located`).
-    """
-    out = list(phrases)
-    for phrase in phrases:
-        place = located(phrase)
-        if place in out and out.index(place) < out.index(phrase):
-            out.remove(phrase)
-            out.insert(out.index(place), phrase)
+    out += _definite(text)
     return out
-
-
-def located(phrase: str) -> str:
-    """Return the place a "the <thing> at/in <Place>" phrase names, or ""."""
-    m = _LOCATED.match(phrase)
-    return m.group(1) if m else ""
 
 
 def _verb_at(text: str, start: int) -> bool:
@@ -230,23 +206,12 @@ def _definite(text: str) -> list[str]:
         names = name_runs(following) if end < len(words) else []
         joined = words[end].lower() in _PHRASE_JOINERS if end < len(words) else False
         if joined and names and following.split(None, 1)[-1].startswith(names[0]):
-            out.append(f"{phrase} {words[end]} {_with_noun(names[0], text)}")
+            out.append(f"{phrase} {words[end]} {names[0]}")
         out.append(phrase)
     return out
 
 
-def _with_noun(name: str, text: str) -> str:
-    """Return a "the" name with the lowercase noun `text` gives it ("the Harwick crew")."""
-    after = re.search(rf"{re.escape(name)}\s+([a-z][\w-]*)(?=[\s?!.,;:]|$)", text)
-    if name.startswith("the ") and after and not _verb_at(text, after.start(1)):
-        return f"{name} {after.group(1)}"
-    return name
-
-
-_ASKS_WHICH = re.compile(
-    r"^(?:and\s+)?(?:(?:with|in|on|from|at|by|for|to|into)\s+)?(?:what|which)\b", re.IGNORECASE
-)
-""""Which ship ...?", and with a preposition first, "With what ship ...?", "In which town ...?"."""
+_ASKS_WHICH = re.compile(r"^(?:and\s+)?(?:what|which)\b", re.IGNORECASE)
 _ASKS_KIND = re.compile(
     r"^(?:and\s+)?what\s+(?:(?:kind|type|sort)s?\s+of\s+)?[a-z][\w-]*\s+(?:do|does|did)\b",
     re.IGNORECASE,

@@ -33,7 +33,6 @@ from models.followup import (
     without_context,
 )
 from models.followup_candidates import (
-    BACK_TO,
     Pointer,
     asks_for_thing,
     candidates,
@@ -42,15 +41,6 @@ from models.followup_candidates import (
     substitute,
 )
 from models.followup_rules import pronoun_kind, pronouns
-from models.followup_salience import (
-    described,
-    fuller,
-    names_said_topic,
-    outside_clause,
-    places_first,
-    said_back,
-)
-from models.followup_sluices import parallel, sluice
 from models.followup_times import dated
 from models.names import TRAILING, name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
@@ -71,25 +61,12 @@ _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
-_OTHER_PERSON = re.compile(r"^(?:and|what about|how about)\s+(him|her)\s*\??$", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
 _AUXILIARY = re.compile(
     r"\b(?:do|does|did|can|could|will|would|should|shall|has|have|had)\s+$", re.IGNORECASE
 )
-_ROLE = re.compile(
-    r"^(?i:and\s+)?(?i:who\s+(?:is|was|are|were))\s+(the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b"
-)
-""""Who was the first keeper at Orm Point?": "the first keeper" is a person, never an "it"."""
-_LEADING_PHRASE = re.compile(r"^(the\s+[a-z]+\s+(?:who|that)\s+[^,?]+?)\s*,\s*(\S.*)$", re.I)
-""""the man who sued, what did the jury give him": the phrase, then the question."""
-_OWNED_LEAD = re.compile(
-    r"^(?:and\s+|so\s+)?((?:his|her|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,\s*(\S.*)$",
-    re.IGNORECASE,
-)
-""""and his daughter, what was she": a possessive phrase, then a question about it."""
-_POSSESSIVE = frozenset({"his", "her", "hers", "its", "their", "theirs"})
 _ADVERBS = frozenset({"first", "last", "again", "most", "least", "still", "once", "twice"})
 
 
@@ -141,8 +118,6 @@ class ChoiceRewriter:
             return Rewrite(found.question, found.made, found.referent, str(error), str(error))
         if when := dated(turn, history):
             return self._dated(model, *when, history)
-        if names_said_topic(turn, [t for e in history for t in (e.standalone, e.answer)]):
-            return Rewrite(turn, "kept")  # "who founded the orrin mill": a name, typed lower
         try:
             return self._resolve(model, turn, history)
         except ValueError as error:
@@ -167,26 +142,19 @@ class ChoiceRewriter:
         return Rewrite(rest.question, rest.made, referent)
 
     def _resolve(self, model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> Rewrite:
-        if asked := sluice(turn, _asked(history[-1]), history[-1].answer):
-            return Rewrite(asked, "resolved", f"{turn.strip(' ?')} = the last question")
-        if folded := _fold_owned(turn):
-            return self._resolve(model, folded, history)  # "what was his daughter"
         if swapped := self._ellipsis(model, turn, history):
             return swapped
         options = candidates([(_asked(e), e.answer) for e in history])
         if not options:
             raise ValueError("the conversation names nothing to point back to")
         found = pointer(turn, options)
-        if found and found.kind not in ("that", "there") and " " not in found.word:
-            options = outside_clause(turn, found.word, options)
         if found and found.kind in ("he", "she"):
             options = _people_first(_agreeing(options, found.kind), _known_people(history))
         word = found.word if found else ""
-        recent, turn = _restated(turn, found, options, history)
-        if not recent and found and not _points_further(turn, found):
+        recent = ""
+        if found and not _points_further(turn, found):
             if found.kind in ("it", "there"):
-                things = outside_clause(turn, found.word, _recent_things(history, found.kind))
-                recent = next(iter(things), "")
+                recent = next(iter(_recent_things(history, found.kind)), "")
             elif found.kind in ("he", "she"):
                 recent = _recent_person(history, found.kind)
         if recent:
@@ -224,16 +192,9 @@ class ChoiceRewriter:
     ) -> Rewrite | None:
         """Ask the previous standalone question about the X of "And X?" (a name) instead.
 
-        A lower-case X takes the place of what it parallels (`parallel`: "and lime" after
-        "the toll for coal").
-
         The name may come with its article ("and the Zeller Tower?"); the previous question
         keeps its own ("When was the Halvard Bridge opened?" -> "... the Zeller Tower ...").
         """
-        if again := parallel(turn, _asked(history[-1])):
-            return Rewrite(again, "resolved", f"{turn.strip(' ?')} = the last question's")
-        if other := _other_person(turn, history):
-            return other
         asked = _ELLIPSIS.match(turn.strip())
         new = asked.group(1).strip() if asked else ""
         bare = _ARTICLE.sub("", new)
@@ -328,28 +289,6 @@ class ChoiceRewriter:
         raise ValueError(seen)
 
 
-def _other_person(turn: str, history: Sequence[Exchange]) -> Rewrite | None:
-    """Ask the last question about the other person of "and him?" / "and her?".
-
-    "Who founded the mill?" -> "Ada Pell and Tom Birk" -> "when did she leave?" -> "and
-    him?": the last question again, its person swapped for the newest person the
-    conversation named whom the pronoun fits and the last question does not name.
-    """
-    m = _OTHER_PERSON.match(turn.strip())
-    previous = _asked(history[-1])
-    named = [n for n in name_runs(previous) if person_shaped(n)]
-    if not m or len(named) != 1:
-        return None
-    kind = pronoun_kind(m.group(1))
-    options = candidates([(_asked(e), e.answer) for e in history])
-    people = _people_first(_agreeing(options, kind), _known_people(history))
-    other = next((p for p in people if person_shaped(p) and p not in previous), "")
-    if not other or not agrees(other, kind):
-        return None
-    said = f"{m.group(1).lower()} = {other}"
-    return Rewrite(previous.replace(named[0], other, 1), "resolved", said)
-
-
 def _agreeing(options: Sequence[str], kind: str) -> list[str]:
     """Return the options a "he" or "she" may mean.
 
@@ -408,23 +347,19 @@ def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
     "What does the Quillfield Press print?" -> "field guides": "its" means the press). Of the
     question's, a name comes before what it owns ("the wingspan of the Ashcrest Warbler")
     and after the longer name it opens ("the Coppergate fire" before "the Coppergate"). Who
-    the conversation has shown to be a person (`_known_people`) is left out, and so is the
-    role a "Who was the ...?" asked about ("the first keeper"). Older turns are not
-    offered: "it" points at the last thing talked about (a turn that reaches further back
-    says so, "the bridge from my first question"). Empty when the last exchange names no
-    thing, and the caller offers the whole conversation.
+    the conversation has shown to be a person (`_known_people`) is left out. Older turns are
+    not offered: "it"
+    points at the last thing talked about (a turn that reaches further back says so, "the
+    bridge from my first question"). Empty when the last exchange names no thing, and the
+    caller offers the whole conversation.
     """
     last = history[-1]
     asked = _asked(last)
-    people = _known_people(history) + _ROLE.findall(asked)
+    people = _known_people(history)
+    said = [o for o in [_answer_head(last)] if o]
     named = _names_first(candidates([(asked, "")]), asked)
-    said = [fuller(o, named) for o in [_answer_head(last)] if o]
     answer_first = bool(said and title_runs(said[0])) and asks_for_thing(asked, kind)
-    answer_first = answer_first and not _inside_phrase(said[0], last.answer)
-    texts = [asked, last.answer] if kind == "there" else []  # "there": places first
-    things = said + places_first(named, texts) if answer_first else named + said
-    if not answer_first:
-        things = places_first(things, texts)
+    things = said + named if answer_first else named + said
     return [t for t in dict.fromkeys(things) if t and not any(p in t for p in people)]
 
 
@@ -454,8 +389,7 @@ def _verb_after(phrase: str, question: str) -> bool:
     After "does", "did", "has" ... a name's next word is its verb when the question ends
     there or a small word follows ("How much film does the Harrow K3 take?", "How far has the
     Ormen Glacier retreated since 1900?"), not when a verb follows ("What batteries does the
-    Finch-8 radio take?"), nor when a name follows ("When did the Vesta replace Old Growler?");
-    "first", "last" or "again" after it says when, not what.
+    Finch-8 radio take?"); "first", "last" or "again" after it says when, not what.
     """
     if phrase.rpartition(" ")[2].lower() in _ADVERBS:
         return True
@@ -463,21 +397,7 @@ def _verb_after(phrase: str, question: str) -> bool:
     if at < 0 or not _AUXILIARY.search(question[:at]):
         return False
     following = question[at + len(phrase) :].rstrip(TRAILING + " ").split()[:1]
-    return not following or following[0].lower() in FUNCTION_WORDS or following[0][:1].isupper()
-
-
-def _inside_phrase(name: str, answer: str) -> bool:
-    """Tell whether an answer names `name` only after a preposition ("limestone from Kell Edge").
-
-    Such an answer is a thing of its own ("limestone"), not the name: a later "it" keeps
-    meaning the question's thing.
-    """
-    short = name.removeprefix("the ")
-    return bool(
-        re.search(
-            rf"\b(?:at|in|from|of|by|near|on|to|with)\s+(?:the\s+)?{re.escape(short)}", answer
-        )
-    )
+    return not following or following[0].lower() in FUNCTION_WORDS
 
 
 def _known_people(history: Sequence[Exchange]) -> list[str]:
@@ -510,43 +430,6 @@ def _read_as_people(exchange: Exchange) -> list[str]:
         return []
     typed_text = exchange.question.lower()
     return [n for n in name_runs(exchange.standalone) if n.lower() not in typed_text]
-
-
-def _restated(
-    turn: str, found: Pointer | None, options: Sequence[str], history: Sequence[Exchange]
-) -> tuple[str, str]:
-    """Return whom or what a turn's leading phrase names, and the turn to substitute in.
-
-    "going back to the woman who ran the company, where did she live" and "the man who
-    sued, what did the jury give him" restate an earlier "Who ran/sued ...?" (`described`);
-    "back to the lily, when did it first flower" names an option by its noun (`said_back`).
-    A leading phrase that is not "back to" is dropped from the turn once read. ("", turn)
-    when there is no such phrase.
-    """
-    if found is None or found.kind == "there":
-        return "", turn
-    back = BACK_TO.match(turn.strip())
-    lead = _LEADING_PHRASE.match(turn.strip())
-    phrase = back.group("what") if back else lead.group(1) if lead else ""
-    pairs = [(_asked(e), e.answer) for e in history]
-    who = described(phrase, pairs) if found.kind in ("he", "she") else said_back(phrase, options)
-    if not who:
-        return "", turn
-    return who, turn if back or not lead else lead.group(2)
-
-
-def _fold_owned(turn: str) -> str:
-    """Return "and his daughter, what was she" as "what was his daughter", else "".
-
-    A leading possessive phrase is what the pronoun after it means: it takes the pronoun's
-    place, and its own "his" is read as any other.
-    """
-    m = _OWNED_LEAD.match(turn.strip())
-    own = [p for p in pronouns(m.group(2)) if p.group(0).lower() not in _POSSESSIVE] if m else []
-    if not (m and own):
-        return ""
-    rest, at = m.group(2), own[0]
-    return rest[: at.start()] + m.group(1) + rest[at.end() :]
 
 
 def _points_further(turn: str, found: Pointer) -> bool:
