@@ -36,12 +36,7 @@ from typing import Any
 from bench.datasets.conversations import (
     CORPORA,
     MULTITURN_FILE,
-    THREADS2_FILE,
-    THREADS3_FILE,
-    THREADS4_FILE,
-    THREADS5_FILE,
-    THREADS6_FILE,
-    THREADS_FILE,
+    THREAD_SETS,
     Conversation,
     is_question,
     load_conversations,
@@ -292,15 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths:
         reports = [check_set(p) for p in args.paths]
     else:
-        threads = (
-            THREADS_FILE,
-            THREADS2_FILE,
-            THREADS3_FILE,
-            THREADS4_FILE,
-            THREADS5_FILE,
-            THREADS6_FILE,
-        )
-        sets = [check_conversations(), *map(check_conversations, threads)]
+        sets = [check_conversations(), *map(check_conversations, THREAD_SETS.values())]
         reports = [*(check_set(p) for p in shipped_sets()), *sets]
     for report in reports:
         for problem in report.problems:

@@ -55,6 +55,7 @@ __all__ = [
     "THREADS5_FILE",
     "THREADS6_FILE",
     "THREADS_FILE",
+    "THREAD_SETS",
     "Conversation",
     "Turn",
     "content_words",
@@ -74,6 +75,15 @@ THREADS3_FILE = _ROOT / "bench" / "datasets" / "threads3" / "conversations.jsonl
 THREADS4_FILE = _ROOT / "bench" / "datasets" / "threads4" / "conversations.jsonl"
 THREADS5_FILE = _ROOT / "bench" / "datasets" / "threads5" / "conversations.jsonl"
 THREADS6_FILE = _ROOT / "bench" / "datasets" / "threads6" / "conversations.jsonl"
+THREAD_SETS = {
+    "threads": THREADS_FILE,
+    "threads2": THREADS2_FILE,
+    "threads3": THREADS3_FILE,
+    "threads4": THREADS4_FILE,
+    "threads5": THREADS5_FILE,
+    "threads6": THREADS6_FILE,
+}
+"""The later conversation sets by name, oldest first."""
 CORPORA = {
     "sample": _ROOT / "app" / "sample_corpus" / "local" / "passages.jsonl",
     "usrdoc": _ROOT / "bench" / "datasets" / "usrdoc" / "docs",

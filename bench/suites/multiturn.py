@@ -250,11 +250,7 @@ def _parser() -> argparse.ArgumentParser:
 def _conversations(args: argparse.Namespace) -> list[Conversation]:
     from bench.datasets.conversations import (
         MULTITURN_FILE,
-        THREADS2_FILE,
-        THREADS3_FILE,
-        THREADS4_FILE,
-        THREADS5_FILE,
-        THREADS6_FILE,
+        THREAD_SETS,
         THREADS_FILE,
         load_conversations,
     )
@@ -262,22 +258,9 @@ def _conversations(args: argparse.Namespace) -> list[Conversation]:
     corpora = None if args.corpus == "all" else [args.corpus]
     shipped = {
         "multiturn": [MULTITURN_FILE],
-        "threads": [THREADS_FILE],
-        "threads2": [THREADS2_FILE],
-        "threads3": [THREADS3_FILE],
-        "threads4": [THREADS4_FILE],
-        "threads5": [THREADS5_FILE],
-        "threads6": [THREADS6_FILE],
+        **{name: [path] for name, path in THREAD_SETS.items()},
         "both": [MULTITURN_FILE, THREADS_FILE],
-        "all": [
-            MULTITURN_FILE,
-            THREADS_FILE,
-            THREADS2_FILE,
-            THREADS3_FILE,
-            THREADS4_FILE,
-            THREADS5_FILE,
-            THREADS6_FILE,
-        ],
+        "all": [MULTITURN_FILE, *THREAD_SETS.values()],
     }
     paths = [args.data] if args.data else shipped[args.conversations]
     found = [
