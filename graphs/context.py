@@ -199,9 +199,9 @@ class Context:
     )
     verify_below: float | None = _opt(
         None,
-        "Abstain when the reader, asked right after answering whether a passage states its "
-        "answer, says yes with probability below this (one short extra LLM call per candidate, "
-        "its prompt cached); None: no check.",
+        "Abstain when the reader, asked in a new chat whether the passages state its answer, "
+        "says yes with probability below this (one extra one-token LLM call per candidate, "
+        "the passages served from the prompt cache); None: no check.",
     )
     model_guess: bool = _opt(
         False, "When abstaining, add the model's own answer, labelled as a model-only guess."

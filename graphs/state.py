@@ -90,7 +90,7 @@ class Candidate(TypedDict):
     same pass; `finalize` cites the strips it names `full` or `partial`. Absent when the judge
     failed or judges the evidence only as a whole."""
     verified: NotRequired[float]
-    """P(yes) the reader gave, asked right after answering, that a passage states the answer
+    """P(yes) the reader gave, asked in a chat of its own, that the passages state the answer
     (`Context.verify_below`); absent when not asked or when the model reports no
     probabilities."""
     score: float

@@ -94,7 +94,7 @@ def should_abstain(
     if best["support"] == "none" and not yes_no:  # the critic found its claim in no evidence
         return True
     if context.verify_below is not None and best.get("verified", 1.0) < context.verify_below:
-        return True  # the reader, asked again, doubts a passage states it
+        return True  # the reader, as a judge, doubts the passages state it
     return max(s["score"] for s in evidence) < context.abstain_below
 
 

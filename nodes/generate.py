@@ -30,11 +30,11 @@ from prompts.generate import (
     ANSWER_WITHOUT_KNOWLEDGE,
     CLOSED_BOOK_SYSTEM,
     CONVERSATION_BLOCK,
+    JUDGE_ANSWER,
     NOT_FOUND,
     REASONING_BLOCK,
     SENTENCE_ANSWER_RULE,
     SHORT_ANSWER_RULE,
-    VERIFY_ANSWER,
 )
 
 __all__ = [
@@ -43,7 +43,7 @@ __all__ = [
     "clean_answer",
     "evidence_groups",
     "generate",
-    "reader_check",
+    "judge_answer",
     "retry_options",
 ]
 
@@ -195,29 +195,32 @@ def _write(
         return None
     written = _candidate(reply, evidence, short=short, streamed=first)
     if context.verify_below is not None and evidence and NOT_FOUND not in written["text"]:
-        verified = reader_check(model, messages, reply, written["text"])
+        verified = judge_answer(model, state["standalone_question"], evidence, written["text"])
         if verified is not None:
             written["verified"] = verified
     return written
 
 
-def reader_check(
-    model: BaseChatModel, messages: Sequence[BaseMessage], reply: AIMessage, answer: str
+def judge_answer(
+    model: BaseChatModel, question: str, evidence: Sequence[Strip], answer: str
 ) -> float | None:
-    """Return the reader's P(yes), asked next in the same chat, that a passage states `answer`.
+    """Return the reader's P(yes), asked in a chat of its own, that the passages state `answer`.
 
-    None when the model fails or reports no probabilities (nothing is decided then). The reply
-    goes back as written, so llama.cpp reuses the whole answer prompt from its cache.
+    A new chat judges better than asking next in the answer's chat, where the reader agrees
+    with itself (docs/answers.md). The prompt starts like the answer prompt, so llama.cpp reuses
+    the passages from its cache. None when the model fails or reports no probabilities (nothing
+    is decided then).
     """
     if "logprobs" not in type(model).model_fields:
         return None
-    asked = [
-        *messages,
-        AIMessage(text_of(reply)),
-        HumanMessage(VERIFY_ANSWER.format(answer=answer)),
-    ]
+    asked = JUDGE_ANSWER.format(
+        passages=format_passages(evidence), question=question, answer=as_data(answer)
+    )
+    messages = [SystemMessage(ANSWER_SYSTEM), HumanMessage(asked)]
     try:
-        said = call_model(model, asked, max_tokens=1, name="verify", logprobs=True, top_logprobs=10)
+        said = call_model(
+            model, messages, max_tokens=1, name="verify", logprobs=True, top_logprobs=10
+        )
     except Exception:  # noqa: BLE001 - an unchecked answer stands as it would without the check
         logger.info("the answer check failed; the answer stands unchecked", exc_info=True)
         return None

@@ -1,7 +1,7 @@
-"""Would the reader's own answer check pay? Replays `Context.verify_below` on recorded runs.
+"""Would the reader's answer check pay? Replays `Context.verify_below` on recorded runs.
 
-A run made with `--set verify_below=0.0` asks the reader, right after each answer, whether a
-passage states it, and records its P(yes) per candidate (`verified`) but never abstains on it
+A run made with `--set verify_below=0.0` asks the reader, in a chat of its own after each
+answer, whether the passages state it, and records its P(yes) per candidate (`verified`) but never abstains on it
 (P >= 0). `finalize` reads the check last, so replaying a threshold T on such a run is exact:
 each answered record whose chosen (first) candidate has `verified` < T becomes an abstention,
 and nothing else changes.
@@ -21,16 +21,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bench.harness.judge_metrics import roc_auc
 from bench.harness.metrics import is_answerable
 from bench.harness.paired import paired_values
 from bench.harness.records import Record, read_run, write_records
 from bench.reports.rescore_answers import right_today
 from nodes.finalize import NOT_IN_DOCUMENTS
 
-__all__ = ["Replay", "checked", "main", "replay", "sweep"]
+__all__ = ["Replay", "checked", "main", "replay", "separation", "sweep"]
 
-_GRID = tuple(round(0.5 + 0.02 * i, 2) for i in range(21))
-"""Thresholds tried by `--dev`: 0.50, 0.52, ..., 0.90."""
+_GRID = tuple(round(0.2 + 0.02 * i, 2) for i in range(36))
+"""Thresholds tried by `--dev`: 0.20, 0.22, ..., 0.90."""
 
 
 def checked(record: Record) -> float | None:
@@ -92,6 +93,13 @@ def sweep(records: Sequence[Record], *, max_lost: float) -> tuple[Replay, list[R
     return max(allowed, key=lambda t: (t.right, -t.below), default=none), tried
 
 
+def separation(records: Sequence[Record]) -> float:
+    """Return the check's ROC AUC on the answered records: right answers against the rest."""
+    asked = [(r, value) for r in records if not r.abstained and (value := checked(r)) is not None]
+    labels = [int(is_answerable(r.answers) and right_today(r) > 0) for r, _ in asked]
+    return roc_auc(labels, [value for _, value in asked])
+
+
 def _records(paths: Sequence[Path]) -> list[Record]:
     found = [r for path in paths for r in read_run(path) if r.error is None]
     if not any(checked(r) is not None for r in found):
@@ -114,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the replayed records to this folder")
     args = parser.parse_args(argv)
     records = _records(args.runs)
+    print(f"AUC of the check, right answers against the rest: {separation(records):.3f}")  # noqa: T201
     if args.dev:
         chosen, tried = sweep(records, max_lost=args.max_lost)
         print("| below | abstained | right lost | unanswerable declined | right % |")  # noqa: T201

@@ -398,11 +398,11 @@ def _yes_no(p_yes: float) -> list[dict]:
     return [{"token": "Yes" if p_yes >= 0.5 else "No", "logprob": 0.0, "top_logprobs": top}]
 
 
-def test_the_reader_is_asked_next_whether_a_passage_states_its_answer():
+def test_the_reader_judges_its_answer_in_a_new_chat_that_starts_like_the_answer_prompt():
     from tests.fakes import llamacpp_with
 
     def reply(request):
-        if "Check that answer" in request["messages"][-1]["content"]:
+        if "Proposed answer" in request["messages"][-1]["content"]:
             return "No", _yes_no(0.2)
         return ("NOT FOUND" if "unknown" in request["messages"][-1]["content"] else "-k"), None
 
@@ -413,9 +413,12 @@ def test_the_reader_is_asked_next_whether_a_passage_states_its_answer():
     out = generate(state, checked, make_deps(generator=model))
     assert out["candidates"][0]["text"] == "-k" and out["candidates"][0]["verified"] == 0.2
     answer, check = server.requests
-    assert check["messages"][: len(answer["messages"])] == answer["messages"]  # cached prefix
-    assert check["messages"][-2] == {"role": "assistant", "content": "-k"}
-    assert "-k" in check["messages"][-1]["content"] and check["max_tokens"] == 1
+    assert len(check["messages"]) == 2 and check["messages"][0] == answer["messages"][0]
+    asked, judged = answer["messages"][1]["content"], check["messages"][1]["content"]
+    passages = asked[: asked.index("</passage>") + len("</passage>")]
+    assert judged.startswith(passages)  # the passages come from llama.cpp's prompt cache
+    assert "How do I keep the input?" in judged and "Proposed answer: -k" in judged
+    assert check["max_tokens"] == 1
     unchecked = generate(state, make_runtime(Context(candidates=1)), make_deps(generator=model))
     assert "verified" not in unchecked["candidates"][0] and len(server.requests) == 3
     declined = generate(
@@ -428,7 +431,7 @@ def test_a_failing_answer_check_leaves_the_answer_standing():
     from tests.fakes import llamacpp_with
 
     def reply(request):
-        if "Check that answer" in request["messages"][-1]["content"]:
+        if "Proposed answer" in request["messages"][-1]["content"]:
             raise RuntimeError("the model crashed")
         return "-k", None
 

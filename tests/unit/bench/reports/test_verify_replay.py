@@ -1,7 +1,7 @@
 import pytest
 
 from bench.harness.records import append_record, read_run
-from bench.reports.verify_replay import main, replay, sweep
+from bench.reports.verify_replay import main, replay, separation, sweep
 from nodes.finalize import NOT_IN_DOCUMENTS
 from tests.unit.bench.factories import record
 
@@ -42,7 +42,14 @@ def test_the_sweep_keeps_the_right_answers_it_is_told_to():
     strict, _ = sweep(RUN, max_lost=0.0)  # no right answer may be lost: stop below 0.65
     assert strict.right_lost == 0 and strict.declined_gained == 1 and strict.below <= 0.64
     loose, tried = sweep(RUN, max_lost=0.5)
-    assert len(tried) == 21 and loose.right >= strict.right
+    assert len(tried) == 36 and loose.right >= strict.right
+
+
+def test_separation_ranks_the_answered_right_above_the_rest():
+    # answered and checked: right 0.9 and 0.65 against wrong 0.6 and unanswerable 0.6
+    assert separation(RUN) == 1.0  # the abstained (0.1) and the unchecked are left out
+    assert separation([_run(1, 0.2), _run(2, 0.9, right=False)]) == 0.0
+    assert separation([_run(1, 0.5), _run(2, 0.5, right=False), _run(3, 0.7)]) == 0.75
 
 
 def test_main_writes_the_replayed_records(tmp_path, capsys):

@@ -1,11 +1,11 @@
-"""The default reader, asked right after answering, checks its answer against the passages."""
+"""The default reader, in a chat of its own, judges its answer against the passages."""
 
 import pytest
 
 from graphs.context import Context
 from models import load_chat_model
 from models.defaults import DEFAULT_MODEL
-from nodes.generate import answer_messages, generate, reader_check
+from nodes.generate import generate, judge_answer
 from tests.fakes import make_deps, make_runtime
 
 pytestmark = pytest.mark.integration
@@ -28,8 +28,5 @@ def test_the_real_reader_says_yes_to_the_stated_answer_more_than_to_a_wrong_one(
     runtime = make_runtime(Context(candidates=1, verify_below=0.0))
     written = generate(state, runtime, make_deps(generator=reader))["candidates"][0]
     assert "1889" in written["text"] and 0.5 < written["verified"] <= 1
-    messages = answer_messages(QUESTION, [STRIP], short=True)
-    wrong = reader.invoke(messages, max_tokens=8)
-    wrong.content = "1832"  # a year the passage holds, but not the answer
-    doubted = reader_check(reader, messages, wrong, "1832")
+    doubted = judge_answer(reader, QUESTION, [STRIP], "1832")  # in the passage, not the answer
     assert doubted is not None and doubted < written["verified"]
