@@ -13,13 +13,13 @@
 `bench/datasets/threads/conversations.jsonl` (`THREADS_FILE`) is the second set, written after
 the rules and over made-up documents they were never tried on (`threads/docs/`, see
 `threads/README.md`); `threads2/` (`THREADS2_FILE`), `threads3/` (`THREADS3_FILE`),
-`threads4/` (`THREADS4_FILE`), `threads5/` (`THREADS5_FILE`) and `threads6/` (`THREADS6_FILE`)
-are the third to seventh, each
+`threads4/` (`THREADS4_FILE`), `threads5/` (`THREADS5_FILE`), `threads6/` (`THREADS6_FILE`)
+and `threads7/` (`THREADS7_FILE`) are the third to eighth, each
 written by someone who had not read the rules, over documents of other kinds (their
 `README.md`). Their records add `"split": "dev" | "test"` (seeded, committed before any
 tuning) and per turn `"kind"` (`first`, `person`, `place`, `thing`, `event`, `ellipsis`,
 `switch`, `meta`) and optional `"variants"` (other acceptable standalone questions); 2-4
-turns. A turn with `"unanswerable": true` (in `threads4` to `threads6`) is on topic but not
+turns. A turn with `"unanswerable": true` (in `threads4` to `threads7`) is on topic but not
 answered by the documents: it has no answers, declining is right, and the assistant's reply
 to it names nothing (as the graph keeps a declined turn). A
 `switch` turn changes topic: its standalone question is the turn itself, and a rewrite is
@@ -54,6 +54,7 @@ __all__ = [
     "THREADS4_FILE",
     "THREADS5_FILE",
     "THREADS6_FILE",
+    "THREADS7_FILE",
     "THREADS_FILE",
     "THREAD_SETS",
     "Conversation",
@@ -75,6 +76,7 @@ THREADS3_FILE = _ROOT / "bench" / "datasets" / "threads3" / "conversations.jsonl
 THREADS4_FILE = _ROOT / "bench" / "datasets" / "threads4" / "conversations.jsonl"
 THREADS5_FILE = _ROOT / "bench" / "datasets" / "threads5" / "conversations.jsonl"
 THREADS6_FILE = _ROOT / "bench" / "datasets" / "threads6" / "conversations.jsonl"
+THREADS7_FILE = _ROOT / "bench" / "datasets" / "threads7" / "conversations.jsonl"
 THREAD_SETS = {
     "threads": THREADS_FILE,
     "threads2": THREADS2_FILE,
@@ -82,6 +84,7 @@ THREAD_SETS = {
     "threads4": THREADS4_FILE,
     "threads5": THREADS5_FILE,
     "threads6": THREADS6_FILE,
+    "threads7": THREADS7_FILE,
 }
 """The later conversation sets by name, oldest first."""
 CORPORA = {
@@ -93,6 +96,7 @@ CORPORA = {
     "threads4": _ROOT / "bench" / "datasets" / "threads4" / "docs",
     "threads5": _ROOT / "bench" / "datasets" / "threads5" / "docs",
     "threads6": _ROOT / "bench" / "datasets" / "threads6" / "docs",
+    "threads7": _ROOT / "bench" / "datasets" / "threads7" / "docs",
 }
 """Corpus name -> what is indexed for it (a JSONL passages file or a documents folder)."""
 

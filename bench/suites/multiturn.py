@@ -10,10 +10,10 @@ conversation at a time (a rerun skips finished ones), the table to `--out/result
 
 `--conversations` picks the first set (`multiturn`), the second (`threads`, written after the
 rules, split dev/test: `--split`), the third (`threads2`, written by someone who had not read
-the rules, over other kinds of documents, split the same way), the fourth to seventh
-(`threads3`, `threads4`, `threads5`, `threads6`, made the same way as the third in later
-sessions; `threads4` to `threads6` have on-topic follow-ups the documents do not answer, right
-when declined), `both` (the first two) or `all`.
+the rules, over other kinds of documents, split the same way), the fourth to eighth
+(`threads3`, `threads4`, `threads5`, `threads6`, `threads7`, made the same way as the third in
+later sessions; `threads4` to `threads7` have on-topic follow-ups the documents do not answer,
+right when declined), `both` (the first two) or `all`.
 `--rewrites-only` scores the follow-up rewriter alone (`bench.suites.multiturn_rewrites`, no
 graph: cheap) into `--out/rewrites.jsonl` and `--out/rewrites.md`; the rewriter kind is the
 `follow_ups` setting (`--set follow_ups=rules`) and `--model` its model (`follow_up_model`).
@@ -211,13 +211,14 @@ def _parser() -> argparse.ArgumentParser:
             "threads4",
             "threads5",
             "threads6",
+            "threads7",
             "both",
             "all",
         ],
         default="both",
         help="which shipped set: the first, the second (threads), the third (threads2), the "
         "fourth (threads3), the fifth (threads4), the sixth (threads5), the seventh (threads6), "
-        "the first two (both, the default) or all seven",
+        "the eighth (threads7), the first two (both, the default) or all eight",
     )
     parser.add_argument("--split", choices=["dev", "test"], help="one half of a split set")
     parser.add_argument(
@@ -226,8 +227,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--corpus",
         default="all",
-        help="sample, usrdoc, threads, threads2, threads3, threads4, threads5, threads6 or all "
-        "(default)",
+        help="sample, usrdoc, threads, threads2, threads3, threads4, threads5, threads6, threads7 "
+        "or all (default)",
     )
     parser.add_argument("--limit", type=int, help="conversations to play (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="results folder (resumable)")

@@ -1,5 +1,5 @@
-"""The blind sets threads5 and threads6: counts, the fixed split, answers in their documents,
-unanswerable turns."""
+"""The blind sets threads5, threads6 and threads7: counts, the fixed split, answers in their
+documents, unanswerable turns."""
 
 import json
 from collections import Counter
@@ -27,6 +27,7 @@ class Shape:
 SHAPES = [
     Shape("threads5", "t5", 68, {4: 68}, {"dev": 6, "test": 4}),
     Shape("threads6", "t6", 66, {4: 58, 3: 8}, {"dev": 5, "test": 5}),
+    Shape("threads7", "t7", 66, {4: 60, 3: 6}, {"dev": 5, "test": 5}),
 ]
 
 

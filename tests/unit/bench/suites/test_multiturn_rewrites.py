@@ -11,6 +11,7 @@ from bench.datasets.conversations import (
     THREADS4_FILE,
     THREADS5_FILE,
     THREADS6_FILE,
+    THREADS7_FILE,
     THREADS_FILE,
     Conversation,
     Turn,
@@ -43,6 +44,7 @@ EARLIER = ["Who designed the Halvard Bridge?", "Marta Kello"]
         (THREADS4_FILE, "threads4"),
         (THREADS5_FILE, "threads5"),
         (THREADS6_FILE, "threads6"),
+        (THREADS7_FILE, "threads7"),
     ],
 )
 def test_the_threads_sets_are_split_and_sound(path, corpus):
