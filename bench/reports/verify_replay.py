@@ -1,10 +1,10 @@
 """Would the reader's answer check pay? Replays `Context.verify_below` on recorded runs.
 
 A run made with `--set verify_below=0.0` asks the reader, in a chat of its own after each
-answer, whether the passages state it, and records its P(yes) per candidate (`verified`) but never abstains on it
-(P >= 0). `finalize` reads the check last, so replaying a threshold T on such a run is exact:
-each answered record whose chosen (first) candidate has `verified` < T becomes an abstention,
-and nothing else changes.
+answer, whether the passages state it, and records its P(yes) per candidate (`verified`) but
+never abstains on it (P >= 0). `finalize` reads the check last, so replaying a threshold T on
+such a run is exact: each answered record whose chosen (first) candidate has `verified` < T
+becomes an abstention, and nothing else changes.
 
 `--dev` sweeps T over the pooled runs and picks the one with the most right outcomes
 (answerable right, unanswerable declined) among those that abstain on at most `--max-lost` of
