@@ -209,10 +209,12 @@ class Context:
 
     # Conversation and input limits.
     condense_history: bool = _opt(True, "Rewrite follow-up questions into standalone ones.")
-    follow_ups: Literal["llm", "rules", "template"] = _opt(
+    follow_ups: Literal["llm", "write", "rules", "template"] = _opt(
         "llm",
-        "Follow-up rewriter: llm (the follow-up model, checked against the conversation, the "
-        "rules when it fails), rules (pronoun rules, no model) or template.",
+        "Follow-up rewriter: llm (the follow-up model picks the referent, checked against the "
+        "conversation, the rules when it fails), write (the follow-up model writes the whole "
+        "question, checked; llm when the check fails), rules (pronoun rules, no model) or "
+        "template.",
     )
     max_question_chars: int = _opt(2000, "Longest question accepted.")
 

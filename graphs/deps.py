@@ -18,6 +18,7 @@ from models.chat import load_chat_model
 from models.embeddings import MiniLMEmbeddings
 from models.followup import FollowUpRewriter, RulesRewriter, TemplateRewriter
 from models.followup_choice import ChoiceRewriter
+from models.followup_write import WriteRewriter
 from models.judges import ComplexityClassifier, RetrievalEvaluator, SupportChecker, UsefulnessJudge
 from models.registry import JudgeUnavailableError, build_judge
 from stores.home import acrag_home
@@ -139,9 +140,16 @@ class Deps:
             return RulesRewriter()
         if context.follow_ups == "template":
             return TemplateRewriter()
-        return ChoiceRewriter(
+        choice = ChoiceRewriter(
             lambda: self.follow_up_model_for(context), attempts=context.judge_attempts
         )
+        if context.follow_ups == "write":
+            return WriteRewriter(
+                lambda: self.follow_up_model_for(context),
+                fallback=choice,
+                attempts=context.judge_attempts,
+            )
+        return choice
 
     def retriever_for(self, context: Context) -> BaseRetriever:
         """Return the local retriever."""

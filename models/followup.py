@@ -4,8 +4,9 @@ A `FollowUpRewriter` reads the new turn and the earlier exchanges of the thread 
 `Rewrite`: the standalone question, how it was made, and what the turn's reference was read
 as ("she = Marta Kello"). `Context.follow_ups` chooses the kind: `llm` (the reader picks the
 referent among the conversation's names, the code puts it in: `models.followup_choice`),
+`write` (the reader writes the whole question, checked, else `llm`: `models.followup_write`),
 `rules` (`models.followup_rules`, no model), or `template` (the turn with the previous question
-as its context). All three keep a turn that already stands alone as typed: a new topic is not
+as its context). All of them keep a turn that already stands alone as typed: a new topic is not
 read into the previous one.
 """
 

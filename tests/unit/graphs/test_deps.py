@@ -6,6 +6,8 @@ import pytest
 import graphs.deps as deps_module
 from graphs.context import Context
 from graphs.deps import Deps, make_evaluator
+from models.followup_choice import ChoiceRewriter
+from models.followup_write import WriteRewriter
 from models.judges_llm import LlmEvaluator
 from tests.fakes import llamacpp_with
 
@@ -49,4 +51,11 @@ def test_the_llm_follow_up_rewriter_uses_the_follow_up_model(built):
     context = Context(follow_up_model="smollm2", rewriter_model="qwen")
     rewriter = Deps().follow_ups_for(context)
     rewriter.model()  # type: ignore[attr-defined]
+    assert [spec for spec, _ in built] == ["smollm2"]
+
+
+def test_the_write_follow_up_rewriter_falls_back_on_the_choice_path(built):
+    rewriter = Deps().follow_ups_for(Context(follow_ups="write", follow_up_model="smollm2"))
+    assert isinstance(rewriter, WriteRewriter) and isinstance(rewriter.fallback, ChoiceRewriter)
+    rewriter.model()
     assert [spec for spec, _ in built] == ["smollm2"]
