@@ -10,6 +10,7 @@ model, or junk output hands the turn to the `fallback` rewriter (the `llm` choic
 the rewrite says why. A turn that stands alone is kept as typed, as by every rewriter.
 """
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -67,8 +68,6 @@ def _prefix() -> tuple[BaseMessage, ...]:
 
 
 def _json(reply: dict[str, str]) -> str:
-    import json
-
     return json.dumps(reply, ensure_ascii=False)
 
 
