@@ -63,12 +63,8 @@ def _prefix() -> tuple[BaseMessage, ...]:
     for history, question, refers_to, written in WRITE_ALL_EXAMPLES:
         messages.append(HumanMessage(WRITE_ALL_TURN.format(history=history, question=question)))
         reply = {"refers_to": refers_to, "standalone_question": written}
-        messages.append(AIMessage(_json(reply)))
+        messages.append(AIMessage(json.dumps(reply, ensure_ascii=False)))
     return tuple(messages)
-
-
-def _json(reply: dict[str, str]) -> str:
-    return json.dumps(reply, ensure_ascii=False)
 
 
 _PREFIX = _prefix()
