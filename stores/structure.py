@@ -5,7 +5,8 @@ with its description, a definition, a table, a code block, a paragraph) carrying
 headings above it. Markdown is parsed with markdown-it-py (CommonMark plus tables); HTML is
 first rewritten to that Markdown with BeautifulSoup (headings, `<dl>`, `<table>`, `<pre>`
 kept); plain text (`--help` output, rendered pages, PDF text) is read by indentation, after
-page furniture is dropped and hyphenated line breaks are joined.
+page furniture is dropped and hyphenated line breaks are joined; a title underlined with one
+repeated mark (reStructuredText, rendered info manuals) is a heading.
 """
 
 import re
@@ -23,7 +24,7 @@ __all__ = [
     "html_to_markdown",
 ]
 
-CHUNKER_VERSION = "structure-1"
+CHUNKER_VERSION = "structure-2"
 """Bumped whenever file chunking changes; stored on chunks and on the collection."""
 
 Format = Literal["text", "markdown", "passage"]
@@ -52,6 +53,9 @@ _HYPHEN_BREAK = re.compile(r"([a-z]{2})-\n[ \t]*([a-z])")
 _OPTION = re.compile(r"^-{1,2}[A-Za-z0-9?#@+]|^\+[A-Za-z0-9]")
 _FAQ = re.compile(r"^\d{1,3}[.)]\s+\S.{0,150}\?$")
 _BLANK_RUN = re.compile(r"\n{3,}")
+_ADORNMENT = re.compile(r"^[ \t]*([=\-~^*#+])\1{2,}[ \t]*$")
+"""A line of one repeated mark: the underline (or overline) of a reStructuredText, setext
+Markdown or rendered info-manual heading ("1.2 Command Line Options" over "=====...")."""
 
 
 def clean_rendered(text: str) -> str:
@@ -79,6 +83,20 @@ def _is_heading(line: str, following: str | None) -> bool:
         return True
     short = len(words.split()) <= 5 and words[0].isupper()
     return short and words.endswith(":") and following is not None and _indent(following) > 0
+
+
+def _underlined(lines: list[str]) -> set[int]:
+    """Return the indexes of the lines an adornment underlines: a short flush-left title."""
+    return {
+        i
+        for i, line in enumerate(lines[:-1])
+        if _ADORNMENT.match(lines[i + 1])
+        and line.strip()
+        and not _indent(line)
+        and len(line.strip()) <= 70
+        and not _ADORNMENT.match(line)
+        and len(lines[i + 1].strip()) >= len(line.strip()) // 2
+    }
 
 
 def _next_line(lines: list[str], start: int) -> str | None:
@@ -109,6 +127,7 @@ def blocks_from_text(text: str, base: tuple[str, ...] = ()) -> list[Block]:
     """Split plain or rendered text into headed paragraphs and option or definition entries."""
     path = base
     lines = clean_rendered(text).split("\n")
+    titles = _underlined(lines)
     blocks: list[Block] = []
     current: list[str] = []
     entry_indent: int | None = None
@@ -129,7 +148,9 @@ def blocks_from_text(text: str, base: tuple[str, ...] = ()) -> list[Block]:
             else:
                 current.append("")
             continue
-        if _is_heading(line, following):
+        if _ADORNMENT.match(line):
+            continue  # a heading's underline or overline: the heading holds its words
+        if i in titles or _is_heading(line, following):
             close()
             path = (*base, line.strip().rstrip(":"))
             continue
