@@ -28,7 +28,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SUPPORTED_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"})
+SUPPORTED_SUFFIXES = frozenset(
+    {".txt", ".rst", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"}
+)
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
@@ -250,7 +252,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         if suffix in {".html", ".htm"}:
             title, text = _html(text, stem)
         else:
-            title = _title_from_markdown(text, stem) if suffix != ".txt" else stem
+            title = stem if suffix in {".txt", ".rst"} else _title_from_markdown(text, stem)
     if not text.strip():
         raise SkippedFile("no extractable text")
     return LoadedSource(source, [Passage(title, text, fmt=fmt)], notes)
