@@ -240,6 +240,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         raise SkippedFile("the file name is not valid UTF-8; rename the file") from error
     notes: list[str] = []
     fmt: Format = "markdown" if suffix in {".md", ".markdown", ".html", ".htm"} else "text"
+    fmt = "rst" if suffix == ".rst" else fmt
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
     else:

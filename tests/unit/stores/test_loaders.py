@@ -44,7 +44,7 @@ def test_restructuredtext_is_read_as_text_with_its_titles_as_headings(tmp_path: 
         "Where downloaded archives are kept.\n\nJOBS\n----\n\nHow many builds run at once.\n"
     )
     passage = load_source(page).passages[0]
-    assert passage.title == "variables" and passage.fmt == "text"
+    assert passage.title == "variables" and passage.fmt == "rst"
     chunks = structured_chunks(
         passage.text, passage.fmt, chunk_tokens=50, count_tokens=whitespace_token_counter
     )
@@ -53,6 +53,13 @@ def test_restructuredtext_is_read_as_text_with_its_titles_as_headings(tmp_path: 
         "Where downloaded archives are kept.": ("CACHE_DIR",),
         "How many builds run at once.": ("JOBS",),
     }
+    as_text = page.with_suffix(".txt")
+    as_text.write_text(page.read_text())
+    plain = load_source(as_text).passages[0]  # a .txt file is read by its indentation alone
+    kept = structured_chunks(
+        plain.text, plain.fmt, chunk_tokens=50, count_tokens=whitespace_token_counter
+    )
+    assert any("*********" in c.text for c in kept)
 
 
 def test_pdf_text_is_extracted(tmp_path: Path, pdf_bytes) -> None:

@@ -11,7 +11,6 @@ from stores.packing import Section, structured_chunks
 from stores.structure import CHUNKER_VERSION, clean_rendered, html_to_markdown
 
 DATA = Path(__file__).parent / "data"
-BC_INFO = Path(__file__).parents[3] / "bench/datasets/docqa2/docs/bc/info-bc.txt"
 
 
 def _chunks(name: str, chunk_tokens: int = 200) -> list[Section]:
@@ -59,18 +58,6 @@ def test_help_option_chunks_hold_a_few_entries_not_a_whole_section() -> None:
 def test_long_only_option_starts_its_own_entry() -> None:
     lines = _holding(_chunks("grep-help.txt"), "--no-ignore-case").text.split("\n")
     assert any(line.startswith("--no-ignore-case") for line in lines)
-
-
-def test_underlined_titles_of_a_rendered_info_manual_are_headings() -> None:
-    passage = load_source(BC_INFO).passages[0]
-    chunks = structured_chunks(
-        passage.text, passage.fmt, chunk_tokens=200, count_tokens=whitespace_token_counter
-    )
-    assert _holding(chunks, "Define the standard math library.").path == (
-        "1.2 Command Line Options",
-    )
-    underlines = [c for c in chunks if any(set(line) == {"="} for line in c.text.split("\n"))]
-    assert not underlines  # the underline is the heading's, not text
 
 
 def test_rendered_page_drops_furniture_and_joins_hyphenation() -> None:
