@@ -28,6 +28,15 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+_FORMATS: dict[str, Format] = {
+    ".rst": "rst",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "markdown",  # rewritten to Markdown first
+    ".htm": "markdown",
+}
+"""How each suffix's text is split (`stores.structure`); others are plain text."""
+
 SUPPORTED_SUFFIXES = frozenset(
     {".txt", ".rst", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"}
 )
@@ -239,8 +248,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     except UnicodeEncodeError as error:
         raise SkippedFile("the file name is not valid UTF-8; rename the file") from error
     notes: list[str] = []
-    fmt: Format = "markdown" if suffix in {".md", ".markdown", ".html", ".htm"} else "text"
-    fmt = "rst" if suffix == ".rst" else fmt
+    fmt = _FORMATS.get(suffix, "text")
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
     else:
