@@ -1,18 +1,17 @@
 """The `llm` follow-up rewriter: the model picks the referent from a list, the code puts it in.
 
 The names and noun phrases of the earlier turns (`models.followup_candidates.candidates`) are
-shown numbered, and the model answers with one of them or "none" (a schema-constrained
-enum: it cannot name something the conversation never said, nor a whole sentence). Two
-kinds of turn are not asked about, by salience: a non-person "it" or "there" means the last
-exchange's most salient thing, its answer or its question's own, by what the question asked
-(`_recent_things`), and a "he"/"she" after "Who ...?" the person answered, or whom the same
-pronoun was read as last turn (`_recent_person`). What in
-the turn points back ("she", "that town", "there") is then replaced in code. A turn with
-nothing to replace ("and how deep?", "for how long?") is written out by the model with the
-chosen referent and checked to name it and keep the turn's words. "And Port Alder?" asks the
-previous standalone question about Port Alder. A turn that names its own topic is kept as
-typed; when no model can be asked, or its reply is unusable, the rules answer
-(`RulesRewriter`) and the rewrite says why.
+shown numbered, and the model answers with one of them or "none" (a schema-constrained enum: it
+cannot name something the conversation never said, nor a whole sentence). Two kinds of turn are
+not asked about, by salience: a non-person "it" or "there" means the last exchange's most
+salient thing, its answer or its question's own, by what the question asked
+(`models.followup_salience`), and a "he"/"she" after "Who ...?" the person answered, or whom
+the same pronoun was read as last turn. What in the turn points back ("she", "that town",
+"there") is then replaced in code. A turn with nothing to replace ("and how deep?", "for how
+long?") is written out by the model with the chosen referent and checked to name it and keep
+the turn's words. "And Port Alder?" asks the previous standalone question about Port Alder. A
+turn that names its own topic is kept as typed; when no model can be asked, or its reply is
+unusable, the rules answer (`RulesRewriter`) and the rewrite says why.
 """
 
 import re
@@ -22,7 +21,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from models.first_names import agrees, person_shaped
 from models.followup import (
     Exchange,
     Rewrite,
@@ -30,19 +28,25 @@ from models.followup import (
     is_fragment,
     points_back,
     stands_alone,
-    without_context,
 )
 from models.followup_candidates import (
     Pointer,
-    asks_for_thing,
     candidates,
     pointer,
     reaches_back,
     substitute,
 )
-from models.followup_rules import pronoun_kind, pronouns
+from models.followup_rules import pronouns
+from models.followup_salience import (
+    agreeing,
+    known_people,
+    people_first,
+    recent_person,
+    recent_things,
+    understood,
+)
 from models.followup_times import dated
-from models.names import TRAILING, name_runs, title_runs, without_conjunction
+from models.names import name_runs, title_runs, without_conjunction
 from models.text import FUNCTION_WORDS, content_tokens, strip_markup
 from prompts.follow_up_choice import (
     CHOOSE_EXAMPLES,
@@ -61,13 +65,8 @@ _HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
-_ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
 _OWNED_THING = re.compile(r"^(?:its|his|her|their)(?:\s+[a-z][\w-]*){1,3}\s*\??$", re.IGNORECASE)
 """"And its capacity?": a noun phrase on a possessive asks what that thing of the referent is."""
-_AUXILIARY = re.compile(
-    r"\b(?:do|does|did|can|could|will|would|should|shall|has|have|had)\s+$", re.IGNORECASE
-)
-_ADVERBS = frozenset({"first", "last", "again", "most", "least", "still", "once", "twice"})
 
 
 def _choose_prefix() -> tuple[BaseMessage, ...]:
@@ -144,19 +143,19 @@ class ChoiceRewriter:
     def _resolve(self, model: BaseChatModel, turn: str, history: Sequence[Exchange]) -> Rewrite:
         if swapped := self._ellipsis(model, turn, history):
             return swapped
-        options = candidates([(_asked(e), e.answer) for e in history])
+        options = candidates([(understood(e), e.answer) for e in history])
         if not options:
             raise ValueError("the conversation names nothing to point back to")
         found = pointer(turn, options)
         if found and found.kind in ("he", "she"):
-            options = _people_first(_agreeing(options, found.kind), _known_people(history))
+            options = people_first(agreeing(options, found.kind), known_people(history))
         word = found.word if found else ""
         recent = ""
         if found and not _points_further(turn, found):
             if found.kind in ("it", "there"):
-                recent = next(iter(_recent_things(history, found.kind)), "")
+                recent = next(iter(recent_things(history, found.kind)), "")
             elif found.kind in ("he", "she"):
-                recent = _recent_person(history, found.kind)
+                recent = recent_person(history, found.kind)
         if recent:
             choice = recent  # the last thing or person talked about, by rule: no model asked
         else:
@@ -170,9 +169,9 @@ class ChoiceRewriter:
         question = substitute(turn, choice, options)
         if question and (more := pointer(question, options)) and more.kind not in ("that", "there"):
             # a second kind of pronoun ("What did he leave to it?"): one more choice, capped
-            things = _recent_things(history, more.kind) if more.kind == "it" else []
+            things = recent_things(history, more.kind) if more.kind == "it" else []
             other = next(iter(things), "") or self._choose(
-                model, question, history, _agreeing(options, more.kind), more.word, open_topic=False
+                model, question, history, agreeing(options, more.kind), more.word, open_topic=False
             )
             question = substitute(question, other, options) or question
             said = f"{said}, {more.word.lower()} = {other}"
@@ -198,7 +197,7 @@ class ChoiceRewriter:
         asked = _ELLIPSIS.match(turn.strip())
         new = asked.group(1).strip() if asked else ""
         bare = _ARTICLE.sub("", new)
-        previous = _asked(history[-1])
+        previous = understood(history[-1])
         # "and the People team?" after a question about "the Field Service team"
         if kind := _same_kind(bare, previous):
             return Rewrite(previous.replace(kind, bare, 1), "model", f"{bare} for {kind}")
@@ -289,149 +288,6 @@ class ChoiceRewriter:
         raise ValueError(seen)
 
 
-def _agreeing(options: Sequence[str], kind: str) -> list[str]:
-    """Return the options a "he" or "she" may mean.
-
-    Each person of a pair is listed apart ("Clara Voss and the porter Tobias Lund": one of
-    them, never both), and no person whose first name says the other sex (`agrees`) is
-    listed; all of them are when none agrees.
-    """
-    single = list(dict.fromkeys(p for o in options for p in _people_of(o)))
-    return [o for o in single if agrees(o, kind)] or single
-
-
-def _people_of(option: str) -> list[str]:
-    """Return the people of a pair ("Ada Pell and the porter Tobias Lund"), else the option."""
-    if " and " not in option:
-        return [option]
-    people = [n for part in option.split(" and ") for n in name_runs(part) if person_shaped(n)]
-    return people if len(people) >= 2 else [option]
-
-
-def _people_first(options: Sequence[str], people: Sequence[str] = ()) -> list[str]:
-    """Return the options with known `people` first, then those shaped like a person's name.
-
-    A person's name has two or three capitalised words, without "the", a digit or a small
-    word inside: "Supper at the Ferryman's House" and "the Lumo T2" are listed after "Anna
-    Vey" for "she". "Mount Cairnvey" is shaped like one too, so the people the conversation
-    has shown (`_known_people`) come first of all.
-    """
-    known = [p for p in people if p in options]
-    rest = sorted((o for o in options if o not in known), key=lambda o: not person_shaped(o))
-    return known + rest
-
-
-def _recent_person(history: Sequence[Exchange], kind: str) -> str:
-    """Return who a "he" or "she" means by the last exchange alone, or "" to ask the model.
-
-    After "Who played the widow?" -> "Mina Crake", "she" is the person the answer named
-    (unless the first name is a man's: after "Who did Ada Pell follow?" -> "Henry Dunn", "she"
-    is left to the model); after a turn whose "he" was read as Jory Tallis, "he" is Jory
-    Tallis again.
-    """
-    last = history[-1]
-    if answered := _answered_person(last):
-        return answered if agrees(answered, kind) else ""
-    typed = {pronoun_kind(m.group(0)) for m in pronouns(last.question)}
-    people = _read_as_people(last)
-    return people[0] if kind in typed and len(people) == 1 else ""
-
-
-def _recent_things(history: Sequence[Exchange], kind: str) -> list[str]:
-    """Return what a non-person "it" or "there" most likely means, most likely first.
-
-    The last exchange's things. Its answer comes first when it names something and its
-    question asked which or what thing ("What closed the gallery?" -> "Coppergate fire":
-    "when was it?" means the fire), or where, for "there"; else the question's things do
-    ("How tall is the Lantern Bearer?" -> "1.6 metres": "who made it?" means the statue;
-    "What does the Quillfield Press print?" -> "field guides": "its" means the press). Of the
-    question's, a name comes before what it owns ("the wingspan of the Ashcrest Warbler")
-    and after the longer name it opens ("the Coppergate fire" before "the Coppergate"). Who
-    the conversation has shown to be a person (`_known_people`) is left out. Older turns are
-    not offered: "it"
-    points at the last thing talked about (a turn that reaches further back says so, "the
-    bridge from my first question"). Empty when the last exchange names no thing, and the
-    caller offers the whole conversation.
-    """
-    last = history[-1]
-    asked = _asked(last)
-    people = _known_people(history)
-    said = [o for o in [_answer_head(last)] if o]
-    named = _names_first(candidates([(asked, "")]), asked)
-    answer_first = bool(said and title_runs(said[0])) and asks_for_thing(asked, kind)
-    things = said + named if answer_first else named + said
-    return [t for t in dict.fromkeys(things) if t and not any(p in t for p in people)]
-
-
-def _names_first(phrases: Sequence[str], question: str) -> list[str]:
-    """Return a question's phrases with names first, each after the longer name it opens.
-
-    The longer name is a name and the lowercase word after it ("the Coppergate fire"), unless
-    that word is the question's verb ("What does the Quillfield Press print?").
-    """
-
-    def owned(phrase: str) -> bool:
-        return "'s " in phrase or " of " in phrase or not title_runs(phrase)
-
-    ordered = sorted(phrases, key=owned)
-    for longer in [p for p in ordered if not owned(p) and not _verb_after(p, question)]:
-        shorter, _, word = longer.rpartition(" ")
-        noun = word.isalpha() and word.islower()  # "Saltry in November 1788" is no such name
-        if noun and shorter in ordered and ordered.index(shorter) < ordered.index(longer):
-            ordered.remove(longer)
-            ordered.insert(ordered.index(shorter), longer)
-    return ordered
-
-
-def _verb_after(phrase: str, question: str) -> bool:
-    """Tell whether a phrase's last word is its question's verb or an adverb, not a noun.
-
-    After "does", "did", "has" ... a name's next word is its verb when the question ends
-    there or a small word follows ("How much film does the Harrow K3 take?", "How far has the
-    Ormen Glacier retreated since 1900?"), not when a verb follows ("What batteries does the
-    Finch-8 radio take?"); "first", "last" or "again" after it says when, not what.
-    """
-    if phrase.rpartition(" ")[2].lower() in _ADVERBS:
-        return True
-    at = question.find(phrase)
-    if at < 0 or not _AUXILIARY.search(question[:at]):
-        return False
-    following = question[at + len(phrase) :].rstrip(TRAILING + " ").split()[:1]
-    return not following or following[0].lower() in FUNCTION_WORDS
-
-
-def _known_people(history: Sequence[Exchange]) -> list[str]:
-    """Return who the conversation has shown to be people, newest first.
-
-    The answer to a "Who ...?" question ("Who made the first ascent?" -> "Ruth Kellaway")
-    and the names a "he" or "she" was read as.
-    """
-    people: list[str] = []
-    for exchange in reversed(history):
-        people += [p for p in [_answered_person(exchange)] if p] + _read_as_people(exchange)
-    return list(dict.fromkeys(people))
-
-
-def _answered_person(exchange: Exchange) -> str:
-    """Return the person a "Who ...?" question was answered with, or ""."""
-    answer = _answer_head(exchange)
-    return answer if _ASKS_WHO.match(_asked(exchange)) and person_shaped(answer) else ""
-
-
-def _answer_head(exchange: Exchange) -> str:
-    """Return what an answer names first: a short answer whole, else its first name ("")."""
-    return next(iter(candidates([("", exchange.answer)])), "")
-
-
-def _read_as_people(exchange: Exchange) -> list[str]:
-    """Return the names that a "he" or "she" the user typed was read as (by its standalone)."""
-    typed = {m.group(0).lower() for m in pronouns(exchange.question)}
-    if not typed & {"he", "him", "his", "she", "her", "hers"}:
-        return []
-    typed_text = exchange.question.lower()
-    return [n for n in name_runs(exchange.standalone) if n.lower() not in typed_text]
-
-
 def _points_further(turn: str, found: Pointer) -> bool:
     """Tell whether a turn reaches past the last exchange ("back to the flood, when ...")."""
     return " " in found.word or bool(reaches_back(turn))
@@ -466,16 +322,10 @@ def _what_is(phrase: str) -> str:
     return f"What {verb} {bare}?"
 
 
-def _asked(exchange: Exchange) -> str:
-    """Return how an earlier turn was understood (the typed turn if a template was used)."""
-    bare = without_context(exchange.standalone)
-    return exchange.question if bare != exchange.standalone else exchange.standalone
-
-
 def _lines(history: Sequence[Exchange]) -> str:
     lines = []
     for e in history[-_HISTORY_TURNS:]:
-        lines += [f"user: {as_data(_asked(e))}", f"assistant: {as_data(e.answer or '-')}"]
+        lines += [f"user: {as_data(understood(e))}", f"assistant: {as_data(e.answer or '-')}"]
     return "\n".join(lines)
 
 

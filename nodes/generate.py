@@ -194,7 +194,8 @@ def _write(
         emit(runtime, fallback("generate", "generator", reason, used=_NONE, degraded=reason))
         return None
     written = _candidate(reply, evidence, short=short, streamed=first)
-    if context.verify_below is not None and evidence and NOT_FOUND not in written["text"]:
+    answered = written["text"].strip() and NOT_FOUND not in written["text"]
+    if context.verify_below is not None and evidence and answered:
         verified = judge_answer(model, state["standalone_question"], evidence, written["text"])
         if verified is not None:
             written["verified"] = verified

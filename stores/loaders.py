@@ -28,7 +28,18 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SUPPORTED_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"})
+_FORMATS: dict[str, Format] = {
+    ".rst": "rst",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "markdown",  # rewritten to Markdown first
+    ".htm": "markdown",
+}
+"""How each suffix's text is split (`stores.structure`); others are plain text."""
+
+SUPPORTED_SUFFIXES = frozenset(
+    {".txt", ".rst", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"}
+)
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
@@ -237,7 +248,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     except UnicodeEncodeError as error:
         raise SkippedFile("the file name is not valid UTF-8; rename the file") from error
     notes: list[str] = []
-    fmt: Format = "markdown" if suffix in {".md", ".markdown", ".html", ".htm"} else "text"
+    fmt = _FORMATS.get(suffix, "text")
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
     else:
@@ -250,7 +261,7 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         if suffix in {".html", ".htm"}:
             title, text = _html(text, stem)
         else:
-            title = _title_from_markdown(text, stem) if suffix != ".txt" else stem
+            title = stem if suffix in {".txt", ".rst"} else _title_from_markdown(text, stem)
     if not text.strip():
         raise SkippedFile("no extractable text")
     return LoadedSource(source, [Passage(title, text, fmt=fmt)], notes)

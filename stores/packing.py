@@ -29,7 +29,9 @@ def section_title(title: str, path: tuple[str, ...]) -> str:
 
 
 def _blocks(text: str, fmt: Format) -> list[Block]:
-    return blocks_from_markdown(text) if fmt == "markdown" else blocks_from_text(text)
+    if fmt == "markdown":
+        return blocks_from_markdown(text)
+    return blocks_from_text(text, underlined_titles=fmt == "rst")
 
 
 def _split_oversized(block: Block, limit: int, count: TokenCounter) -> list[Block]:

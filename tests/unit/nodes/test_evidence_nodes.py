@@ -404,7 +404,10 @@ def test_the_reader_judges_its_answer_in_a_new_chat_that_starts_like_the_answer_
     def reply(request):
         if "Proposed answer" in request["messages"][-1]["content"]:
             return "No", _yes_no(0.2)
-        return ("NOT FOUND" if "unknown" in request["messages"][-1]["content"] else "-k"), None
+        asked = request["messages"][-1]["content"]
+        if "say nothing" in asked:
+            return " ", None  # an empty answer: nothing to judge
+        return ("NOT FOUND" if "unknown" in asked else "-k"), None
 
     model = llamacpp_with(reply)
     server = model.engine._server
@@ -425,6 +428,10 @@ def test_the_reader_judges_its_answer_in_a_new_chat_that_starts_like_the_answer_
         {**state, "standalone_question": "unknown"}, checked, make_deps(generator=model)
     )
     assert "verified" not in declined["candidates"][0] and len(server.requests) == 4
+    empty = generate(
+        {**state, "standalone_question": "say nothing"}, checked, make_deps(generator=model)
+    )
+    assert "verified" not in empty["candidates"][0] and len(server.requests) == 5
 
 
 def test_a_failing_answer_check_leaves_the_answer_standing():

@@ -34,6 +34,34 @@ def test_html_drops_text_hidden_from_readers(tmp_path: Path) -> None:
         assert hidden not in text
 
 
+def test_restructuredtext_is_read_as_text_with_its_titles_as_headings(tmp_path: Path) -> None:
+    from stores.chunking import whitespace_token_counter
+    from stores.packing import structured_chunks
+
+    page = tmp_path / "variables.rst"
+    page.write_text(
+        "Variables\n*********\n\nCACHE_DIR\n---------\n\n"
+        "Where downloaded archives are kept.\n\nJOBS\n----\n\nHow many builds run at once.\n"
+    )
+    passage = load_source(page).passages[0]
+    assert passage.title == "variables" and passage.fmt == "rst"
+    chunks = structured_chunks(
+        passage.text, passage.fmt, chunk_tokens=50, count_tokens=whitespace_token_counter
+    )
+    by_text = {c.text: c.path for c in chunks}
+    assert by_text == {
+        "Where downloaded archives are kept.": ("CACHE_DIR",),
+        "How many builds run at once.": ("JOBS",),
+    }
+    as_text = page.with_suffix(".txt")
+    as_text.write_text(page.read_text())
+    plain = load_source(as_text).passages[0]  # a .txt file is read by its indentation alone
+    kept = structured_chunks(
+        plain.text, plain.fmt, chunk_tokens=50, count_tokens=whitespace_token_counter
+    )
+    assert any("*********" in c.text for c in kept)
+
+
 def test_pdf_text_is_extracted(tmp_path: Path, pdf_bytes) -> None:
     path = tmp_path / "doc.pdf"
     path.write_bytes(pdf_bytes[0]("Hello from a PDF."))
