@@ -24,9 +24,9 @@ from models.followup import (
     is_fragment,
     points_back,
     stands_alone,
-    without_context,
 )
 from models.followup_rules import pronouns
+from models.followup_salience import understood
 from models.followup_times import time_pointer
 from models.text import content_tokens, stems, strip_markup
 from prompts.follow_up_write import NONE, WRITE_ALL_EXAMPLES, WRITE_ALL_SYSTEM, WRITE_ALL_TURN
@@ -133,7 +133,7 @@ def conversation_lines(history: Sequence[Exchange]) -> str:
     """Return the last exchanges as "user:" and "assistant:" lines, each escaped as data."""
     lines = []
     for e in history[-_HISTORY_TURNS:]:
-        lines += [f"user: {as_data(_asked(e))}", f"assistant: {as_data(e.answer or '-')}"]
+        lines += [f"user: {as_data(understood(e))}", f"assistant: {as_data(e.answer or '-')}"]
     return "\n".join(lines)
 
 
@@ -148,7 +148,7 @@ def unusable(written: Written, turn: str, history: Sequence[Exchange]) -> str:
     question, referent = written.question, written.refers_to
     if not question.endswith("?") or is_fragment(question) or len(question) > _MAX_CHARS:
         return f"the written question {question!r} is not a full question"
-    said = [text for e in history for text in (_asked(e), e.question, e.answer)]
+    said = [text for e in history for text in (understood(e), e.question, e.answer)]
     if referent.lower() == NONE or not _said_in(referent, [turn, *said]):
         return f"the referent {referent!r} is not said in the conversation"
     own, words = _stems(turn), _stems(question)
@@ -175,7 +175,7 @@ def _borrowed(
     last = history[-1]
     anywhere = set().union(*(_stems(text) for text in said))
     times = {w for w in anywhere if any(c.isdigit() for c in w)}
-    borrowed = added - _stems(f"{referent} {_asked(last)} {last.answer}") - times
+    borrowed = added - _stems(f"{referent} {understood(last)} {last.answer}") - times
     if borrowed & anywhere or len(borrowed) > _NEW_WORDS:
         return f"the written question brings in more than it leans on: {sorted(borrowed)}"
     return ""
@@ -189,9 +189,3 @@ def _said_in(referent: str, said: Sequence[str]) -> bool:
 
 def _stems(text: str) -> set[str]:
     return stems(content_tokens(text))
-
-
-def _asked(exchange: Exchange) -> str:
-    """Return how an earlier turn was understood (the typed turn if a template was used)."""
-    bare = without_context(exchange.standalone)
-    return exchange.question if bare != exchange.standalone else exchange.standalone
