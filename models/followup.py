@@ -18,6 +18,7 @@ from typing import Literal, Protocol, runtime_checkable
 from models.followup_rules import pronouns, resolve_follow_up, short_answer
 from models.names import name_runs, without_conjunction
 from models.text import content_tokens
+from prompts.framing import as_data
 
 __all__ = [
     "Exchange",
@@ -29,9 +30,14 @@ __all__ = [
     "is_fragment",
     "points_back",
     "stands_alone",
+    "conversation_lines",
     "template_question",
+    "understood",
     "without_context",
 ]
+
+_HISTORY_TURNS = 3
+"""Earlier exchanges a follow-up model is shown (`conversation_lines`)."""
 
 Made = Literal["model", "resolved", "template", "kept"]
 """The checked model rewrite, the rules' reading, the safe template, or the turn as typed."""
@@ -157,6 +163,20 @@ def template_question(turn: str, previous: str, *, answer: str = "") -> str:
 def without_context(question: str) -> str:
     """Return a question without the "(context: ...)" a template added."""
     return _CONTEXT.sub("", question).strip()
+
+
+def understood(exchange: Exchange) -> str:
+    """Return how an earlier turn was understood (the typed turn if a template was used)."""
+    bare = without_context(exchange.standalone)
+    return exchange.question if bare != exchange.standalone else exchange.standalone
+
+
+def conversation_lines(history: Sequence[Exchange]) -> str:
+    """Return the last exchanges as "user:" and "assistant:" lines, each escaped as data."""
+    lines = []
+    for e in history[-_HISTORY_TURNS:]:
+        lines += [f"user: {as_data(understood(e))}", f"assistant: {as_data(e.answer or '-')}"]
+    return "\n".join(lines)
 
 
 class TemplateRewriter:

@@ -25,9 +25,11 @@ from models.followup import (
     Exchange,
     Rewrite,
     RulesRewriter,
+    conversation_lines,
     is_fragment,
     points_back,
     stands_alone,
+    understood,
 )
 from models.followup_candidates import (
     Pointer,
@@ -43,7 +45,6 @@ from models.followup_salience import (
     people_first,
     recent_person,
     recent_things,
-    understood,
 )
 from models.followup_times import dated
 from models.names import name_runs, title_runs, without_conjunction
@@ -61,7 +62,6 @@ from prompts.framing import as_data
 
 __all__ = ["ChoiceRewriter", "asked_about"]
 
-_HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about)\s+(.+?)\s*\??$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
@@ -232,7 +232,7 @@ class ChoiceRewriter:
         listed = "\n".join(f"{i}. {o}" for i, o in enumerate(allowed, 1))
         line = f'Which earlier name does "{word}" replace?' if swap else asked_about(word)
         prompt = CHOOSE_TURN.format(
-            history=_lines(history), question=as_data(turn), asked=line, options=listed
+            history=conversation_lines(history), question=as_data(turn), asked=line, options=listed
         )
         field = {"type": "string", "enum": allowed}
         reply = self._invoke(
@@ -247,7 +247,7 @@ class ChoiceRewriter:
         self, model: BaseChatModel, turn: str, history: Sequence[Exchange], referent: str
     ) -> str:
         prompt = WRITE_TURN.format(
-            history=_lines(history), question=as_data(turn), referent=referent
+            history=conversation_lines(history), question=as_data(turn), referent=referent
         )
         field = {"type": "string", "maxLength": _MAX_CHARS}
         asked = ("follow_up", "standalone_question", field)
@@ -320,13 +320,6 @@ def _what_is(phrase: str) -> str:
     last = bare.split()[-1].lower()
     verb = "are" if last.endswith("s") and not last.endswith(("ss", "'s", "us")) else "is"
     return f"What {verb} {bare}?"
-
-
-def _lines(history: Sequence[Exchange]) -> str:
-    lines = []
-    for e in history[-_HISTORY_TURNS:]:
-        lines += [f"user: {as_data(understood(e))}", f"assistant: {as_data(e.answer or '-')}"]
-    return "\n".join(lines)
 
 
 def _unusable(written: str, turn: str, referent: str, found: Pointer | None) -> str:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from models.first_names import agrees, person_shaped
-from models.followup import Exchange, without_context
+from models.followup import Exchange, understood
 from models.followup_candidates import asks_for_thing, candidates
 from models.followup_rules import pronoun_kind, pronouns
 from models.names import TRAILING, name_runs, title_runs
@@ -23,7 +23,6 @@ __all__ = [
     "people_first",
     "recent_person",
     "recent_things",
-    "understood",
 ]
 
 _ASKS_WHO = re.compile(r"^(?:and\s+)?(?:who|whom)\b", re.IGNORECASE)
@@ -174,9 +173,3 @@ def _read_as_people(exchange: Exchange) -> list[str]:
         return []
     typed_text = exchange.question.lower()
     return [n for n in name_runs(exchange.standalone) if n.lower() not in typed_text]
-
-
-def understood(exchange: Exchange) -> str:
-    """Return how an earlier turn was understood (the typed turn if a template was used)."""
-    bare = without_context(exchange.standalone)
-    return exchange.question if bare != exchange.standalone else exchange.standalone

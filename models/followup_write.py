@@ -21,20 +21,20 @@ from models.followup import (
     Exchange,
     FollowUpRewriter,
     Rewrite,
+    conversation_lines,
     is_fragment,
     points_back,
     stands_alone,
+    understood,
 )
 from models.followup_rules import pronouns
-from models.followup_salience import understood
 from models.followup_times import time_pointer
 from models.text import content_tokens, stems, strip_markup
 from prompts.follow_up_write import NONE, WRITE_ALL_EXAMPLES, WRITE_ALL_SYSTEM, WRITE_ALL_TURN
 from prompts.framing import as_data
 
-__all__ = ["Written", "WriteRewriter", "conversation_lines", "unusable"]
+__all__ = ["Written", "WriteRewriter", "unusable"]
 
-_HISTORY_TURNS = 3
 _MAX_CHARS = 300
 _NEW_WORDS = 1
 """Content words a rewrite may add that the conversation never said ("located", "open")."""
@@ -127,14 +127,6 @@ class WriteRewriter:
         found = self.fallback.rewrite(turn, history)
         problem = f"{why}; then {found.problem}" if found.problem else why
         return Rewrite(found.question, found.made, found.referent, problem, found.degraded)
-
-
-def conversation_lines(history: Sequence[Exchange]) -> str:
-    """Return the last exchanges as "user:" and "assistant:" lines, each escaped as data."""
-    lines = []
-    for e in history[-_HISTORY_TURNS:]:
-        lines += [f"user: {as_data(understood(e))}", f"assistant: {as_data(e.answer or '-')}"]
-    return "\n".join(lines)
 
 
 def unusable(written: Written, turn: str, history: Sequence[Exchange]) -> str:

@@ -1,7 +1,7 @@
 import json
 
-from models.followup import Exchange, Rewrite
-from models.followup_write import WriteRewriter, Written, conversation_lines, unusable
+from models.followup import Exchange, Rewrite, conversation_lines
+from models.followup_write import WriteRewriter, Written, unusable
 from tests.fakes import structured_model
 
 # Made-up conversations. The fake replies by the first rule whose text is in the prompt: the
