@@ -37,9 +37,7 @@ _FORMATS: dict[str, Format] = {
 }
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
-SUPPORTED_SUFFIXES = frozenset(
-    {".txt", ".rst", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl"}
-)
+SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", *_FORMATS})
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
