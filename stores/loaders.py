@@ -1,14 +1,23 @@
-"""Reading sources into titled passages: text, Markdown, HTML, PDF and JSONL files.
+"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL and man pages.
+
+Any of them may be gzip-compressed (`README.md.gz`, `/usr/share/man/man1/tar.1.gz`): the
+suffix under `.gz` decides how the file is read. Man pages (roff source, section suffixes
+`.1` to `.9`) are rendered to text by groff, as `man` itself renders them.
 
 Every problem with one file raises `SkippedFile` with a reason a user can act on; the caller
 reports it and moves on to the next file.
 """
 
+import gzip
+import io
 import json
 import logging
 import os
 import re
+import shutil
 import stat
+import subprocess
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +27,15 @@ from stores.structure import Format, html_to_markdown
 
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
+    "SUPPORTED_NAMES",
     "SUPPORTED_SUFFIXES",
     "LoadedSource",
     "Passage",
     "SkippedFile",
     "expand_paths",
+    "is_supported",
     "load_source",
+    "reading_suffix",
 ]
 
 logger = logging.getLogger(__name__)
@@ -37,7 +49,21 @@ _FORMATS: dict[str, Format] = {
 }
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
-SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", *_FORMATS})
+_MAN = ".man"
+"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`)."""
+SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", _MAN, *_FORMATS})
+SUPPORTED_NAMES = (
+    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), "
+    "and any of these gzip-compressed (.gz)"
+)
+"""What can be indexed, in words for a user."""
+_MAN_SECTION = re.compile(r"\.[1-9][a-z]{0,8}")
+_ROFF = re.compile(rb"^(?:\.TH|\.Dd|\.so|'\\\"|\.\\\")", re.MULTILINE)
+"""A roff source's first requests: a title (`.TH`, mdoc's `.Dd`), a link, or a comment."""
+_ROFF_SNIFF_LINES = 60
+_DASHES = str.maketrans({"\u2010": "-", "\u2212": "-"})
+"""Hyphen and minus as groff may typeset an option's dash: options are typed with "-"."""
+_RENDER_SECONDS = 30
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
@@ -117,13 +143,32 @@ def _outside(path: Path, root: Path) -> bool:
     return not target.is_relative_to(root)
 
 
+def _unzipped_name(path: Path) -> str:
+    """Return the file's name without a final `.gz` (any case)."""
+    return path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+
+
+def reading_suffix(path: Path) -> str:
+    """Return the suffix that decides how `path` is read, in lower case.
+
+    It is the one under a final `.gz`, and `.man` for a man page's section (`tar.1.gz`).
+    """
+    suffix = Path(_unzipped_name(path).lower()).suffix
+    return _MAN if _MAN_SECTION.fullmatch(suffix) else suffix
+
+
+def is_supported(path: Path) -> bool:
+    """Tell whether `path`'s name is of a kind that can be indexed."""
+    return reading_suffix(path) in SUPPORTED_SUFFIXES
+
+
 def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:
     errors: list[OSError] = []
     for parent, dirs, files in os.walk(folder, onerror=errors.append):  # links not followed
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = Path(parent) / name
-            if name.startswith(".") or path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            if name.startswith(".") or not is_supported(path):
                 continue
             if _outside(path, root):
                 yield path, f"a symbolic link out of {folder}; not followed"
@@ -147,6 +192,54 @@ def _read_bytes(path: Path, max_mb: float) -> bytes:
     if not data.strip():
         raise SkippedFile("empty file")
     return data
+
+
+def _gunzip(data: bytes, max_mb: float) -> bytes:
+    """Return `data` decompressed, refusing more than `max_mb` of output (a gzip bomb)."""
+    limit = int(max_mb * 1024 * 1024)
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise SkippedFile(f"corrupt gzip file ({error})") from error
+    if len(out) > limit:
+        raise SkippedFile(f"over the {max_mb:g} MB limit per file once decompressed")
+    if not out.strip():
+        raise SkippedFile("empty file")
+    return out
+
+
+def _man(data: bytes) -> str:
+    """Render a man page's roff source to text with groff, as `man` does (no bold, no colour)."""
+    head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
+    if not _ROFF.search(head):
+        raise SkippedFile("named like a man page but not roff source (no .TH or .Dd request)")
+    if (link := re.match(rb"\.so\s+(\S+)\s*$", data.strip())) is not None:
+        target = link.group(1).decode(errors="replace")
+        raise SkippedFile(f"a link to the man page {target}; that page is indexed instead")
+    groff = shutil.which("groff")
+    if groff is None:
+        raise SkippedFile("man pages are rendered with groff, which is not installed (groff-base)")
+    # -k: any input encoding; -t: tables; -P-cbou: no bold, underline or colour; no hyphenation;
+    # and lines not justified (".ad l"), so words keep single spaces between them
+    command = [groff, "-k", "-t", "-mandoc", "-Tutf8", "-P-cbou", "-rLL=78n", "-rHY=0"]
+    try:
+        done = subprocess.run(  # noqa: S603 - a fixed command; the page is only its input
+            command, input=b".ad l\n" + data, capture_output=True, timeout=_RENDER_SECONDS
+        )
+    except subprocess.TimeoutExpired as error:
+        raise SkippedFile(f"groff did not render this man page in {_RENDER_SECONDS} s") from error
+    text = done.stdout.decode("utf-8", errors="replace")
+    if done.returncode != 0 or not text.strip():
+        why = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[0]
+        raise SkippedFile(f"groff could not render this man page: {why}")
+    return text.translate(_DASHES)
+
+
+def _man_title(path: Path) -> str:
+    """Return a man page's title as people write it: `tar(1)` for `tar.1.gz`."""
+    stem, _, section = _unzipped_name(path).rpartition(".")
+    return f"{stem}({section})" if _MAN_SECTION.fullmatch(f".{section}") else stem
 
 
 def _decode(data: bytes, notes: list[str]) -> str:
@@ -198,8 +291,6 @@ def _html(text: str, default: str) -> tuple[str, str]:
 
 
 def _pdf(path: Path, data: bytes, default: str) -> tuple[str, str]:
-    import io
-
     from pypdf import PdfReader
 
     try:
@@ -236,11 +327,13 @@ def _jsonl(text: str, notes: list[str]) -> list[Passage]:
 
 def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LoadedSource:
     """Read `path` into passages, raising `SkippedFile` with the reason if it cannot be used."""
-    suffix = path.suffix.lower()
+    suffix = reading_suffix(path)
     if suffix not in SUPPORTED_SUFFIXES:
         raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
     data = _read_bytes(path, max_file_mb)
-    source, stem = str(path.resolve()), path.stem
+    if _unzipped_name(path) != path.name:
+        data = _gunzip(data, max_file_mb)
+    source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
     try:  # the source name is hashed and stored as UTF-8 metadata
         source.encode("utf-8")
     except UnicodeEncodeError as error:
@@ -249,6 +342,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     fmt = _FORMATS.get(suffix, "text")
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
+    elif suffix == _MAN:
+        title, text = _man_title(path), _man(data)
     else:
         text = _decode(data, notes)
         if suffix == ".jsonl":
