@@ -2,7 +2,9 @@
 
 Any of them may be gzip-compressed (`README.md.gz`, `/usr/share/man/man1/tar.1.gz`): the
 suffix under `.gz` decides how the file is read. Man pages (roff source, section suffixes
-`.1` to `.9`) are rendered to text by groff, as `man` itself renders them.
+`.1` to `.9`) are rendered to text by groff, as `man` itself renders them. A package's own
+documentation files, named by convention rather than suffix (`README`, `NEWS.gz`,
+`changelog.Debian.gz`), are read as text.
 
 Every problem with one file raises `SkippedFile` with a reason a user can act on; the caller
 reports it and moves on to the next file.
@@ -64,6 +66,12 @@ _ROFF_SNIFF_LINES = 60
 _DASHES = str.maketrans({"\u2010": "-", "\u2212": "-"})
 """Hyphen and minus as groff may typeset an option's dash: options are typed with "-"."""
 _RENDER_SECONDS = 30
+_DOC_NAMES = frozenset(
+    {"readme", "news", "changes", "changelog", "install", "faq", "todo", "hacking", "bugs"}
+)
+"""Names that make a file documentation whatever follows the first dot (`README.Debian`).
+Licences (`COPYING`, `copyright`) are left out: a folder of packages holds one in each, and
+their text would answer questions about anything."""
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
@@ -72,6 +80,10 @@ _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"
 
 class SkippedFile(Exception):
     """A file that cannot be indexed; the message says why."""
+
+
+class _NotRoff(SkippedFile):
+    """A file named like a man page whose text is not roff (`changelog.1.gz`, `syslog.1`)."""
 
 
 @dataclass(frozen=True)
@@ -151,10 +163,21 @@ def _unzipped_name(path: Path) -> str:
 def reading_suffix(path: Path) -> str:
     """Return the suffix that decides how `path` is read, in lower case.
 
-    It is the one under a final `.gz`, and `.man` for a man page's section (`tar.1.gz`).
+    It is the one under a final `.gz`, `.man` for a man page's section (`tar.1.gz`), and
+    `.txt` for a documentation file named by convention (`README`, `NEWS.Debian.gz`).
     """
-    suffix = Path(_unzipped_name(path).lower()).suffix
-    return _MAN if _MAN_SECTION.fullmatch(suffix) else suffix
+    name = _unzipped_name(path).lower()
+    suffix = Path(name).suffix
+    if _MAN_SECTION.fullmatch(suffix):
+        return _MAN
+    if suffix not in SUPPORTED_SUFFIXES and _doc_file(path):
+        return ".txt"
+    return suffix
+
+
+def _doc_file(path: Path) -> bool:
+    """Tell whether `path` is a documentation file named by convention (`NEWS.gz`)."""
+    return path.name.split(".")[0].lower() in _DOC_NAMES
 
 
 def is_supported(path: Path) -> bool:
@@ -211,9 +234,7 @@ def _gunzip(data: bytes, max_mb: float) -> bytes:
 
 def _man(data: bytes) -> str:
     """Render a man page's roff source to text with groff, as `man` does (no bold, no colour)."""
-    head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
-    if not _ROFF.search(head):
-        raise SkippedFile("named like a man page but not roff source (no .TH or .Dd request)")
+    _roff_head(data)
     if (link := re.match(rb"\.so\s+(\S+)\s*$", data.strip())) is not None:
         target = link.group(1).decode(errors="replace")
         raise SkippedFile(f"a link to the man page {target}; that page is indexed instead")
@@ -234,6 +255,28 @@ def _man(data: bytes) -> str:
         why = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[0]
         raise SkippedFile(f"groff could not render this man page: {why}")
     return text.translate(_DASHES)
+
+
+def _rotated_doc(path: Path, data: bytes) -> bool:
+    """Tell whether a file named like a man page is an older part of a documentation file.
+
+    `changelog.1.gz` is the changelog before `changelog.gz`; `install.1.gz` is install(1)'s
+    man page. The text decides.
+    """
+    if not _doc_file(path):
+        return False
+    try:
+        _roff_head(data)
+    except _NotRoff:
+        return True
+    return False
+
+
+def _roff_head(data: bytes) -> None:
+    """Raise `_NotRoff` unless `data` begins like roff source."""
+    head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
+    if not _ROFF.search(head):
+        raise _NotRoff("named like a man page but not roff source (no .TH or .Dd request)")
 
 
 def _man_title(path: Path) -> str:
@@ -333,6 +376,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     data = _read_bytes(path, max_file_mb)
     if _unzipped_name(path) != path.name:
         data = _gunzip(data, max_file_mb)
+    if suffix == _MAN and _rotated_doc(path, data):
+        suffix = ".txt"
     source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
     try:  # the source name is hashed and stored as UTF-8 metadata
         source.encode("utf-8")
@@ -355,6 +400,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
             title, text = _html(text, stem)
         else:
             title = stem if suffix in {".txt", ".rst"} else _title_from_markdown(text, stem)
+            if _doc_file(path) and title == stem:  # "README" says nothing; its folder does
+                title = f"{path.parent.name}/{_unzipped_name(path)}"
     if not text.strip():
         raise SkippedFile("no extractable text")
     return LoadedSource(source, [Passage(title, text, fmt=fmt)], notes)

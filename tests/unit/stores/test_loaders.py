@@ -213,14 +213,33 @@ def test_gzip_files_are_read_by_the_suffix_under_gz(tmp_path: Path) -> None:
     assert bomb.stat().st_size < 10_000
     with pytest.raises(SkippedFile, match="over the 1 MB limit per file once decompressed"):
         load_source(bomb, max_file_mb=1)
-    with pytest.raises(SkippedFile, match="unsupported file type"):
-        load_source(_gz(tmp_path / "changelog.gz", b"1.0: first\n"))
+    with pytest.raises(SkippedFile, match="unsupported file type '.tar'"):
+        load_source(_gz(tmp_path / "frob-1.0.tar.gz", b"not read\n"))
 
 
 def test_a_folder_walk_takes_man_pages_and_compressed_documents(tmp_path: Path) -> None:
     _gz(tmp_path / "frob.1.gz", (DATA / "frob.1").read_bytes())
     _gz(tmp_path / "README.md.gz", b"# Frob\n")
-    _gz(tmp_path / "changelog.gz", b"1.0\n")
+    _gz(tmp_path / "frob-1.0.tar.gz", b"not read\n")
     (tmp_path / "frob.conf").write_text("level=3\n")
     found = sorted(p.name for p, error in expand_paths([tmp_path]) if error is None)
     assert found == ["README.md.gz", "frob.1.gz"]
+
+
+def test_documentation_files_named_by_convention_are_read_as_text(tmp_path: Path) -> None:
+    package = tmp_path / "frobutils"
+    package.mkdir()
+    (package / "README.Debian").write_text("Frob reads FROB_LEVEL from the environment.\n")
+    _gz(package / "NEWS.gz", b"1.0: frob learns --keep.\n")
+    _gz(package / "changelog.1.gz", b"0.9: first release.\n")  # an older part, not a man page
+    _gz(package / "install.1.gz", (DATA / "frob.1").read_bytes())  # a man page, by its text
+    (package / "copyright").write_text("Copyright 2025 nobody.\n")  # a licence: left out
+    found = sorted(p.name for p, error in expand_paths([package]) if error is None)
+    assert found == ["NEWS.gz", "README.Debian", "changelog.1.gz", "install.1.gz"]
+    readme = load_source(package / "README.Debian").passages[0]
+    assert readme.title == "frobutils/README.Debian" and readme.fmt == "text"
+    assert load_source(package / "NEWS.gz").passages[0].title == "frobutils/NEWS"
+    older = load_source(package / "changelog.1.gz").passages[0]
+    assert older.title == "frobutils/changelog.1" and older.text.strip() == "0.9: first release."
+    page = load_source(package / "install.1.gz").passages[0]
+    assert page.title == "install(1)" and "--keep" in page.text
