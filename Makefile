@@ -51,7 +51,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # Tests also need Debian's Chromium (browser tests), PostgreSQL and Redis (checkpointer and
-# cluster tests).
+# cluster tests), and groff (man pages are rendered with it on ingest).
 system-deps:
 	sh app/server/system_deps.sh
 

@@ -23,7 +23,8 @@ CHROMA_URL_ENV = "ACRAG_CHROMA_URL"
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the `ingest` subcommand."""
     parser = subparsers.add_parser(
-        "ingest", help="index documents (.txt .rst .md .html .pdf, folders, JSONL passages)"
+        "ingest",
+        help="index documents (.txt .rst .md .html .pdf, man pages, .gz; folders; JSONL passages)",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders to index")
     parser.add_argument(

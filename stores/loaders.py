@@ -1,14 +1,25 @@
-"""Reading sources into titled passages: text, Markdown, HTML, PDF and JSONL files.
+"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL and man pages.
+
+Any of them may be gzip-compressed (`README.md.gz`, `/usr/share/man/man1/tar.1.gz`): the
+suffix under `.gz` decides how the file is read. Man pages (roff source, section suffixes
+`.1` to `.9`) are rendered to text by groff, as `man` itself renders them. A package's own
+documentation files, named by convention rather than suffix (`README`, `NEWS.gz`,
+`changelog.Debian.gz`), are read as text.
 
 Every problem with one file raises `SkippedFile` with a reason a user can act on; the caller
 reports it and moves on to the next file.
 """
 
+import gzip
+import io
 import json
 import logging
 import os
 import re
+import shutil
 import stat
+import subprocess
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +29,15 @@ from stores.structure import Format, html_to_markdown
 
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
+    "SUPPORTED_NAMES",
     "SUPPORTED_SUFFIXES",
     "LoadedSource",
     "Passage",
     "SkippedFile",
     "expand_paths",
+    "is_supported",
     "load_source",
+    "reading_suffix",
 ]
 
 logger = logging.getLogger(__name__)
@@ -37,7 +51,27 @@ _FORMATS: dict[str, Format] = {
 }
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
-SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", *_FORMATS})
+_MAN = ".man"
+"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`)."""
+SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", _MAN, *_FORMATS})
+SUPPORTED_NAMES = (
+    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), "
+    "and any of these gzip-compressed (.gz)"
+)
+"""What can be indexed, in words for a user."""
+_MAN_SECTION = re.compile(r"\.[1-9][a-z]{0,8}")
+_ROFF = re.compile(rb"^(?:\.TH|\.Dd|\.so|'\\\"|\.\\\")", re.MULTILINE)
+"""A roff source's first requests: a title (`.TH`, mdoc's `.Dd`), a link, or a comment."""
+_ROFF_SNIFF_LINES = 60
+_DASHES = str.maketrans({"\u2010": "-", "\u2212": "-"})
+"""Hyphen and minus as groff may typeset an option's dash: options are typed with "-"."""
+_RENDER_SECONDS = 30
+_DOC_NAMES = frozenset(
+    {"readme", "news", "changes", "changelog", "install", "faq", "todo", "hacking", "bugs"}
+)
+"""Names that make a file documentation whatever follows the first dot (`README.Debian`).
+Licences (`COPYING`, `copyright`) are left out: a folder of packages holds one in each, and
+their text would answer questions about anything."""
 DEFAULT_MAX_FILE_MB = 20.0
 _SNIFF_BYTES = 8192
 _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"))
@@ -46,6 +80,10 @@ _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"
 
 class SkippedFile(Exception):
     """A file that cannot be indexed; the message says why."""
+
+
+class _NotRoff(SkippedFile):
+    """A file named like a man page whose text is not roff (`changelog.1.gz`, `syslog.1`)."""
 
 
 @dataclass(frozen=True)
@@ -117,13 +155,43 @@ def _outside(path: Path, root: Path) -> bool:
     return not target.is_relative_to(root)
 
 
+def _unzipped_name(path: Path) -> str:
+    """Return the file's name without a final `.gz` (any case)."""
+    return path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+
+
+def reading_suffix(path: Path) -> str:
+    """Return the suffix that decides how `path` is read, in lower case.
+
+    It is the one under a final `.gz`, `.man` for a man page's section (`tar.1.gz`), and
+    `.txt` for a documentation file named by convention (`README`, `NEWS.Debian.gz`).
+    """
+    name = _unzipped_name(path).lower()
+    suffix = Path(name).suffix
+    if _MAN_SECTION.fullmatch(suffix):
+        return _MAN
+    if suffix not in SUPPORTED_SUFFIXES and _doc_file(path):
+        return ".txt"
+    return suffix
+
+
+def _doc_file(path: Path) -> bool:
+    """Tell whether `path` is a documentation file named by convention (`NEWS.gz`)."""
+    return path.name.split(".")[0].lower() in _DOC_NAMES
+
+
+def is_supported(path: Path) -> bool:
+    """Tell whether `path`'s name is of a kind that can be indexed."""
+    return reading_suffix(path) in SUPPORTED_SUFFIXES
+
+
 def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:
     errors: list[OSError] = []
     for parent, dirs, files in os.walk(folder, onerror=errors.append):  # links not followed
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = Path(parent) / name
-            if name.startswith(".") or path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            if name.startswith(".") or not is_supported(path):
                 continue
             if _outside(path, root):
                 yield path, f"a symbolic link out of {folder}; not followed"
@@ -147,6 +215,74 @@ def _read_bytes(path: Path, max_mb: float) -> bytes:
     if not data.strip():
         raise SkippedFile("empty file")
     return data
+
+
+def _gunzip(data: bytes, max_mb: float) -> bytes:
+    """Return `data` decompressed, refusing more than `max_mb` of output (a gzip bomb)."""
+    limit = int(max_mb * 1024 * 1024)
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise SkippedFile(f"corrupt gzip file ({error})") from error
+    if len(out) > limit:
+        raise SkippedFile(f"over the {max_mb:g} MB limit per file once decompressed")
+    if not out.strip():
+        raise SkippedFile("empty file")
+    return out
+
+
+def _man(data: bytes) -> str:
+    """Render a man page's roff source to text with groff, as `man` does (no bold, no colour)."""
+    _roff_head(data)
+    if (link := re.match(rb"\.so\s+(\S+)\s*$", data.strip())) is not None:
+        target = link.group(1).decode(errors="replace")
+        raise SkippedFile(f"a link to the man page {target}; that page is indexed instead")
+    groff = shutil.which("groff")
+    if groff is None:
+        raise SkippedFile("man pages are rendered with groff, which is not installed (groff-base)")
+    # -k: any input encoding; -t: tables; -P-cbou: no bold, underline or colour; no hyphenation;
+    # and lines not justified (".ad l"), so words keep single spaces between them
+    command = [groff, "-k", "-t", "-mandoc", "-Tutf8", "-P-cbou", "-rLL=78n", "-rHY=0"]
+    try:
+        done = subprocess.run(  # noqa: S603 - a fixed command; the page is only its input
+            command, input=b".ad l\n" + data, capture_output=True, timeout=_RENDER_SECONDS
+        )
+    except subprocess.TimeoutExpired as error:
+        raise SkippedFile(f"groff did not render this man page in {_RENDER_SECONDS} s") from error
+    text = done.stdout.decode("utf-8", errors="replace")
+    if done.returncode != 0 or not text.strip():
+        why = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[0]
+        raise SkippedFile(f"groff could not render this man page: {why}")
+    return text.translate(_DASHES)
+
+
+def _rotated_doc(path: Path, data: bytes) -> bool:
+    """Tell whether a file named like a man page is an older part of a documentation file.
+
+    `changelog.1.gz` is the changelog before `changelog.gz`; `install.1.gz` is install(1)'s
+    man page. The text decides.
+    """
+    if not _doc_file(path):
+        return False
+    try:
+        _roff_head(data)
+    except _NotRoff:
+        return True
+    return False
+
+
+def _roff_head(data: bytes) -> None:
+    """Raise `_NotRoff` unless `data` begins like roff source."""
+    head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
+    if not _ROFF.search(head):
+        raise _NotRoff("named like a man page but not roff source (no .TH or .Dd request)")
+
+
+def _man_title(path: Path) -> str:
+    """Return a man page's title as people write it: `tar(1)` for `tar.1.gz`."""
+    stem, _, section = _unzipped_name(path).rpartition(".")
+    return f"{stem}({section})" if _MAN_SECTION.fullmatch(f".{section}") else stem
 
 
 def _decode(data: bytes, notes: list[str]) -> str:
@@ -198,8 +334,6 @@ def _html(text: str, default: str) -> tuple[str, str]:
 
 
 def _pdf(path: Path, data: bytes, default: str) -> tuple[str, str]:
-    import io
-
     from pypdf import PdfReader
 
     try:
@@ -236,11 +370,15 @@ def _jsonl(text: str, notes: list[str]) -> list[Passage]:
 
 def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LoadedSource:
     """Read `path` into passages, raising `SkippedFile` with the reason if it cannot be used."""
-    suffix = path.suffix.lower()
+    suffix = reading_suffix(path)
     if suffix not in SUPPORTED_SUFFIXES:
         raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
     data = _read_bytes(path, max_file_mb)
-    source, stem = str(path.resolve()), path.stem
+    if _unzipped_name(path) != path.name:
+        data = _gunzip(data, max_file_mb)
+    if suffix == _MAN and _rotated_doc(path, data):
+        suffix = ".txt"
+    source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
     try:  # the source name is hashed and stored as UTF-8 metadata
         source.encode("utf-8")
     except UnicodeEncodeError as error:
@@ -249,6 +387,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     fmt = _FORMATS.get(suffix, "text")
     if suffix == ".pdf":
         title, text = _pdf(path, data, stem)
+    elif suffix == _MAN:
+        title, text = _man_title(path), _man(data)
     else:
         text = _decode(data, notes)
         if suffix == ".jsonl":
@@ -260,6 +400,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
             title, text = _html(text, stem)
         else:
             title = stem if suffix in {".txt", ".rst"} else _title_from_markdown(text, stem)
+            if _doc_file(path) and title == stem:  # "README" says nothing; its folder does
+                title = f"{path.parent.name}/{_unzipped_name(path)}"
     if not text.strip():
         raise SkippedFile("no extractable text")
     return LoadedSource(source, [Passage(title, text, fmt=fmt)], notes)

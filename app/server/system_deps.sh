@@ -1,7 +1,8 @@
 #!/bin/sh
-# System packages for serving tests: Debian's Chromium (browser tests, driven by Python
+# System packages for tests and serving: Debian's Chromium (browser tests, driven by Python
 # Playwright with executable_path=/usr/bin/chromium), PostgreSQL (the checkpointer test and
-# `make serve-cluster`) and Redis (`make serve-cluster`: the run queue's wake-ups and streams).
+# `make serve-cluster`), Redis (`make serve-cluster`: the run queue's wake-ups and streams) and
+# groff (`acrag ingest` renders man pages with it, as `man` does).
 # Idempotent and non-interactive: installs only what is missing, runs `apt-get update` only then.
 set -eu
 
@@ -9,6 +10,7 @@ missing=""
 dpkg -s chromium >/dev/null 2>&1 || missing="$missing chromium"
 dpkg -s postgresql >/dev/null 2>&1 || missing="$missing postgresql"
 dpkg -s redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+dpkg -s groff-base >/dev/null 2>&1 || missing="$missing groff-base"
 
 if [ -z "$missing" ]; then
     exit 0

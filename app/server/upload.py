@@ -26,7 +26,7 @@ from app.server.errors import RequestError
 from app.server.limits import ServerLimits
 from app.server.multipart import StagedFile, receive_files
 from stores.home import acrag_home
-from stores.loaders import SUPPORTED_SUFFIXES
+from stores.loaders import SUPPORTED_NAMES, is_supported
 
 __all__ = ["IngestFn", "Outcome", "real_ingest", "safe_name", "upload"]
 
@@ -99,9 +99,9 @@ def _place(staged: list[StagedFile], uploads: Path) -> list[tuple[Path, int]]:
 
 
 def _index_one(path: Path, home: Path, ingest: IngestFn) -> Outcome:
-    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        supported = " ".join(sorted(SUPPORTED_SUFFIXES))
-        return Outcome("skipped", f"unsupported file type {path.suffix or '(none)'!r}: {supported}")
+    if not is_supported(path):
+        why = f"unsupported file type {path.suffix or '(none)'!r}: {SUPPORTED_NAMES}"
+        return Outcome("skipped", why)
     return ingest(path, home)
 
 

@@ -214,11 +214,11 @@ def shipped_sets() -> list[Path]:
 @cache
 def _corpus_text(name: str) -> tuple[str, str]:
     """Return a corpus's whole text, whitespace collapsed, and its normalised form."""
-    from stores.loaders import SUPPORTED_SUFFIXES
+    from stores.loaders import is_supported
 
     source = CORPORA[name]
     if source.is_dir():
-        files = sorted(f for f in source.rglob("*") if f.suffix in SUPPORTED_SUFFIXES)
+        files = sorted(f for f in source.rglob("*") if f.is_file() and is_supported(f))
         text = " ".join(document_text(f) for f in files)
     else:
         rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]

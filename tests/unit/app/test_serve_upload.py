@@ -101,6 +101,7 @@ def test_each_file_reports_its_own_outcome_and_only_indexed_files_count(make_cli
         ("files", ("same.txt", b"kept")),
         ("files", ("empty.txt", b" ")),
         ("files", ("new.md", b"# New")),
+        ("files", ("frob.1.gz", b"\x1f\x8b a man page, compressed")),
     ]
     lines = _lines(client.post("/acrag/upload", files=files))
     final = {
@@ -112,18 +113,20 @@ def test_each_file_reports_its_own_outcome_and_only_indexed_files_count(make_cli
         "same.txt": "unchanged",
         "empty.txt": "skipped",
         "new.md": "indexed",
+        "frob.1.gz": "indexed",
     }
     assert "unsupported file type '.docx'" in final["report.docx"]["reason"]
+    assert "man pages" in final["report.docx"]["reason"]  # what would have been taken
     assert lines[-1] == {
         "phase": "done",
-        "total": 5,
-        "indexed": 1,
+        "total": 6,
+        "indexed": 2,
         "unchanged": 1,
         "skipped": 3,
         "failed": 0,
     }
     kept = sorted(p.name for p in (tmp_path / "uploads").iterdir() if p.is_file())
-    assert kept == ["new.md", "same.txt"]  # rejected files are removed again
+    assert kept == ["frob.1.gz", "new.md", "same.txt"]  # rejected files are removed again
 
 
 def test_an_oversized_file_is_refused_while_streaming_and_nothing_stays_on_disk(

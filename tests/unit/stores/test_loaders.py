@@ -153,3 +153,93 @@ def test_expand_paths_walks_folders_and_reports_missing(corpus: Path, tmp_path: 
         ("notes.txt", None),
         ("missing.txt", "no such file or folder"),
     ]
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def _gz(path: Path, data: bytes) -> Path:
+    import gzip
+
+    path.write_bytes(gzip.compress(data))
+    return path
+
+
+def test_a_compressed_man_page_is_rendered_by_groff_into_option_entries(tmp_path: Path) -> None:
+    from stores.chunking import whitespace_token_counter
+    from stores.packing import structured_chunks
+
+    page = _gz(tmp_path / "frob.1.gz", (DATA / "frob.1").read_bytes())
+    passage = load_source(page).passages[0]
+    assert passage.title == "frob(1)" and passage.fmt == "text"
+    assert ".TH" not in passage.text and "\\fB" not in passage.text  # rendered, not roff
+    assert "\u2010" not in passage.text and "\u2212" not in passage.text
+    chunks = structured_chunks(
+        passage.text, passage.fmt, chunk_tokens=40, count_tokens=whitespace_token_counter
+    )
+    keep = next(c for c in chunks if "--keep" in c.text)
+    assert keep.path == ("OPTIONS",) and "keep (don't delete) the original files" in keep.text
+    words = " ".join(passage.text.split())
+    assert "Particularly large files" in words and "Particu-" not in words  # no hyphenation
+    assert "User Commands" not in "\n".join(c.text for c in chunks)  # page furniture dropped
+
+
+def test_man_pages_that_cannot_be_rendered_are_skipped_with_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    link = tmp_path / "unfrob.1"
+    link.write_text(".so man1/frob.1\n")
+    with pytest.raises(SkippedFile, match="a link to the man page man1/frob.1"):
+        load_source(link)
+    log = tmp_path / "syslog.1"  # a rotated log, named like a man page
+    log.write_text("Dec  7 10:00:01 host cron[1]: job started\n")
+    with pytest.raises(SkippedFile, match="not roff source"):
+        load_source(log)
+    monkeypatch.setattr("stores.loaders.shutil.which", lambda _: None)
+    with pytest.raises(SkippedFile, match="groff, which is not installed"):
+        load_source(DATA / "frob.1")
+
+
+def test_gzip_files_are_read_by_the_suffix_under_gz(tmp_path: Path) -> None:
+    readme = _gz(tmp_path / "README.md.gz", b"# Frobutils\n\nTwiddles bits.\n")
+    passage = load_source(readme).passages[0]
+    assert passage.title == "Frobutils" and passage.fmt == "markdown"
+    notes = load_source(_gz(tmp_path / "NOTES.TXT.GZ", b"Plain notes.\n")).passages[0]
+    assert notes.title == "NOTES" and notes.text.strip() == "Plain notes."
+    (tmp_path / "broken.txt.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    with pytest.raises(SkippedFile, match="corrupt gzip file"):
+        load_source(tmp_path / "broken.txt.gz")
+    bomb = _gz(tmp_path / "bomb.txt.gz", b"a" * 2_000_000)  # 2 MB from a few kB
+    assert bomb.stat().st_size < 10_000
+    with pytest.raises(SkippedFile, match="over the 1 MB limit per file once decompressed"):
+        load_source(bomb, max_file_mb=1)
+    with pytest.raises(SkippedFile, match="unsupported file type '.tar'"):
+        load_source(_gz(tmp_path / "frob-1.0.tar.gz", b"not read\n"))
+
+
+def test_a_folder_walk_takes_man_pages_and_compressed_documents(tmp_path: Path) -> None:
+    _gz(tmp_path / "frob.1.gz", (DATA / "frob.1").read_bytes())
+    _gz(tmp_path / "README.md.gz", b"# Frob\n")
+    _gz(tmp_path / "frob-1.0.tar.gz", b"not read\n")
+    (tmp_path / "frob.conf").write_text("level=3\n")
+    found = sorted(p.name for p, error in expand_paths([tmp_path]) if error is None)
+    assert found == ["README.md.gz", "frob.1.gz"]
+
+
+def test_documentation_files_named_by_convention_are_read_as_text(tmp_path: Path) -> None:
+    package = tmp_path / "frobutils"
+    package.mkdir()
+    (package / "README.Debian").write_text("Frob reads FROB_LEVEL from the environment.\n")
+    _gz(package / "NEWS.gz", b"1.0: frob learns --keep.\n")
+    _gz(package / "changelog.1.gz", b"0.9: first release.\n")  # an older part, not a man page
+    _gz(package / "install.1.gz", (DATA / "frob.1").read_bytes())  # a man page, by its text
+    (package / "copyright").write_text("Copyright 2025 nobody.\n")  # a licence: left out
+    found = sorted(p.name for p, error in expand_paths([package]) if error is None)
+    assert found == ["NEWS.gz", "README.Debian", "changelog.1.gz", "install.1.gz"]
+    readme = load_source(package / "README.Debian").passages[0]
+    assert readme.title == "frobutils/README.Debian" and readme.fmt == "text"
+    assert load_source(package / "NEWS.gz").passages[0].title == "frobutils/NEWS"
+    older = load_source(package / "changelog.1.gz").passages[0]
+    assert older.title == "frobutils/changelog.1" and older.text.strip() == "0.9: first release."
+    page = load_source(package / "install.1.gz").passages[0]
+    assert page.title == "install(1)" and "--keep" in page.text
