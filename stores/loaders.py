@@ -37,7 +37,6 @@ __all__ = [
     "expand_paths",
     "is_supported",
     "load_source",
-    "reading_suffix",
 ]
 
 logger = logging.getLogger(__name__)
@@ -52,7 +51,8 @@ _FORMATS: dict[str, Format] = {
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
 _MAN = ".man"
-"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`)."""
+"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`), which
+`_reading_suffix` reports as `.man`."""
 SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", _MAN, *_FORMATS})
 SUPPORTED_NAMES = (
     f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), "
@@ -80,10 +80,6 @@ _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"
 
 class SkippedFile(Exception):
     """A file that cannot be indexed; the message says why."""
-
-
-class _NotRoff(SkippedFile):
-    """A file named like a man page whose text is not roff (`changelog.1.gz`, `syslog.1`)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +156,7 @@ def _unzipped_name(path: Path) -> str:
     return path.name[:-3] if path.name.lower().endswith(".gz") else path.name
 
 
-def reading_suffix(path: Path) -> str:
+def _reading_suffix(path: Path) -> str:
     """Return the suffix that decides how `path` is read, in lower case.
 
     It is the one under a final `.gz`, `.man` for a man page's section (`tar.1.gz`), and
@@ -182,7 +178,7 @@ def _doc_file(path: Path) -> bool:
 
 def is_supported(path: Path) -> bool:
     """Tell whether `path`'s name is of a kind that can be indexed."""
-    return reading_suffix(path) in SUPPORTED_SUFFIXES
+    return _reading_suffix(path) in SUPPORTED_SUFFIXES
 
 
 def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:
@@ -234,7 +230,8 @@ def _gunzip(data: bytes, max_mb: float) -> bytes:
 
 def _man(data: bytes) -> str:
     """Render a man page's roff source to text with groff, as `man` does (no bold, no colour)."""
-    _roff_head(data)
+    if not _is_roff(data):
+        raise SkippedFile("named like a man page but not roff source (no .TH or .Dd request)")
     if (link := re.match(rb"\.so\s+(\S+)\s*$", data.strip())) is not None:
         target = link.group(1).decode(errors="replace")
         raise SkippedFile(f"a link to the man page {target}; that page is indexed instead")
@@ -257,26 +254,10 @@ def _man(data: bytes) -> str:
     return text.translate(_DASHES)
 
 
-def _rotated_doc(path: Path, data: bytes) -> bool:
-    """Tell whether a file named like a man page is an older part of a documentation file.
-
-    `changelog.1.gz` is the changelog before `changelog.gz`; `install.1.gz` is install(1)'s
-    man page. The text decides.
-    """
-    if not _doc_file(path):
-        return False
-    try:
-        _roff_head(data)
-    except _NotRoff:
-        return True
-    return False
-
-
-def _roff_head(data: bytes) -> None:
-    """Raise `_NotRoff` unless `data` begins like roff source."""
+def _is_roff(data: bytes) -> bool:
+    """Tell whether `data` begins like roff source."""
     head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
-    if not _ROFF.search(head):
-        raise _NotRoff("named like a man page but not roff source (no .TH or .Dd request)")
+    return _ROFF.search(head) is not None
 
 
 def _man_title(path: Path) -> str:
@@ -370,14 +351,14 @@ def _jsonl(text: str, notes: list[str]) -> list[Passage]:
 
 def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LoadedSource:
     """Read `path` into passages, raising `SkippedFile` with the reason if it cannot be used."""
-    suffix = reading_suffix(path)
+    suffix = _reading_suffix(path)
     if suffix not in SUPPORTED_SUFFIXES:
         raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
     data = _read_bytes(path, max_file_mb)
     if _unzipped_name(path) != path.name:
         data = _gunzip(data, max_file_mb)
-    if suffix == _MAN and _rotated_doc(path, data):
-        suffix = ".txt"
+    if suffix == _MAN and _doc_file(path) and not _is_roff(data):
+        suffix = ".txt"  # `changelog.1.gz`: an older changelog (`install.1.gz` is a man page)
     source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
     try:  # the source name is hashed and stored as UTF-8 metadata
         source.encode("utf-8")
