@@ -1,8 +1,9 @@
-"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL and man pages.
+"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL, man and Info pages.
 
 Any of them may be gzip-compressed (`README.md.gz`, `/usr/share/man/man1/tar.1.gz`): the
 suffix under `.gz` decides how the file is read. Man pages (roff source, section suffixes
-`.1` to `.9`) are rendered to text by groff, as `man` itself renders them. A package's own
+`.1` to `.9`) are rendered to text by groff, as `man` itself renders them; Info manuals
+(`/usr/share/info/grep.info.gz`) are read node by node. A package's own
 documentation files, named by convention rather than suffix (`README`, `NEWS.gz`,
 `changelog.Debian.gz`), are read as text.
 
@@ -47,6 +48,7 @@ _FORMATS: dict[str, Format] = {
     ".markdown": "markdown",
     ".html": "markdown",  # rewritten to Markdown first
     ".htm": "markdown",
+    ".info": "rst",  # Info titles are underlined, as reStructuredText's are
 }
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
@@ -55,11 +57,17 @@ _MAN = ".man"
 `_reading_suffix` reports as `.man`."""
 SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", _MAN, *_FORMATS})
 SUPPORTED_NAMES = (
-    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), "
+    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), README and NEWS files, "
     "and any of these gzip-compressed (.gz)"
 )
 """What can be indexed, in words for a user."""
 _MAN_SECTION = re.compile(r"\.[1-9][a-z]{0,8}")
+_INFO_PART = re.compile(r"\.info-\d+")
+"""A split Info manual's parts: `find.info-1`, `find.info-2` (`find.info` indexes them)."""
+_INFO_COOKIE = re.compile(rb"\x00\x08\[[^\x00]*\x00\x08\]")
+"""Info's in-text markers (`[index]`, `[image ...]`), between NUL-backspace pairs."""
+_INFO_MENU = re.compile(r"^\* Menu:[ \t]*$", re.MULTILINE)
+_INFO_LICENCE = re.compile(r"Node: *(?:Copying|[^,\n]*Licen[cs]e)\b", re.IGNORECASE)
 _ROFF = re.compile(rb"^(?:\.TH|\.Dd|\.so|'\\\"|\.\\\")", re.MULTILINE)
 """A roff source's first requests: a title (`.TH`, mdoc's `.Dd`), a link, or a comment."""
 _ROFF_SNIFF_LINES = 60
@@ -166,6 +174,8 @@ def _reading_suffix(path: Path) -> str:
     suffix = Path(name).suffix
     if _MAN_SECTION.fullmatch(suffix):
         return _MAN
+    if _INFO_PART.fullmatch(suffix):
+        return ".info"
     if suffix not in SUPPORTED_SUFFIXES and _doc_file(path):
         return ".txt"
     return suffix
@@ -258,6 +268,24 @@ def _is_roff(data: bytes) -> bool:
     """Tell whether `data` begins like roff source."""
     head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
     return _ROFF.search(head) is not None
+
+
+def _info(text: str) -> str:
+    """Return an Info file's nodes as text, in order, without what only navigates.
+
+    Each node's header line (`File: grep.info,  Node: Usage,  Next: ...`) and its menu of
+    links are dropped, as are the tag table, the file's preamble and licence nodes (a
+    manual's copy of the GFDL answers nothing about the tool). Its underlined titles stay,
+    and give the chunks their heading path.
+    """
+    nodes = []
+    for part in text.split("\x1f")[1:]:  # before the first separator: the preamble
+        header, _, body = part.lstrip("\n").partition("\n")
+        if header.startswith("File:") and not _INFO_LICENCE.search(header):
+            nodes.append(_INFO_MENU.split(body)[0].strip("\n"))
+    if not any(node.strip() for node in nodes):
+        raise SkippedFile("an Info file without nodes (an index of its parts, which are read)")
+    return "\n\n".join(nodes)
 
 
 def _man_title(path: Path) -> str:
@@ -357,6 +385,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     data = _read_bytes(path, max_file_mb)
     if _unzipped_name(path) != path.name:
         data = _gunzip(data, max_file_mb)
+    if suffix == ".info":
+        data = _INFO_COOKIE.sub(b"", data)  # NUL bytes, which would read as binary
     if suffix == _MAN and _doc_file(path) and not _is_roff(data):
         suffix = ".txt"  # `changelog.1.gz`: an older changelog (`install.1.gz` is a man page)
     source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
@@ -370,6 +400,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         title, text = _pdf(path, data, stem)
     elif suffix == _MAN:
         title, text = _man_title(path), _man(data)
+    elif suffix == ".info":
+        title, text = f"{stem.partition('.')[0]} (info)", _info(_decode(data, notes))
     else:
         text = _decode(data, notes)
         if suffix == ".jsonl":
