@@ -284,7 +284,10 @@ def _info(text: str) -> str:
         if header.startswith("File:") and not _INFO_LICENCE.search(header):
             nodes.append(_INFO_MENU.split(body)[0].strip("\n"))
     if not any(node.strip() for node in nodes):
-        raise SkippedFile("an Info file without nodes (an index of its parts, which are read)")
+        raise SkippedFile(
+            "no Info nodes: a split manual's index of its parts (the parts are read), "
+            "or not an Info manual"
+        )
     return "\n\n".join(nodes)
 
 
