@@ -24,7 +24,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     """Add the `ingest` subcommand."""
     parser = subparsers.add_parser(
         "ingest",
-        help="index documents (.txt .rst .md .html .pdf, man pages, .gz; folders; JSONL passages)",
+        help="index documents (.txt .rst .md .html .pdf, man and Info pages, .gz; folders; JSONL)",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders to index")
     parser.add_argument(

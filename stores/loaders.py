@@ -1,8 +1,9 @@
-"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL and man pages.
+"""Reading sources into titled passages: text, Markdown, HTML, PDF, JSONL, man and Info pages.
 
 Any of them may be gzip-compressed (`README.md.gz`, `/usr/share/man/man1/tar.1.gz`): the
 suffix under `.gz` decides how the file is read. Man pages (roff source, section suffixes
-`.1` to `.9`) are rendered to text by groff, as `man` itself renders them. A package's own
+`.1` to `.9`) are rendered to text by groff, as `man` itself renders them; Info manuals
+(`/usr/share/info/grep.info.gz`) are read node by node. A package's own
 documentation files, named by convention rather than suffix (`README`, `NEWS.gz`,
 `changelog.Debian.gz`), are read as text.
 
@@ -37,7 +38,6 @@ __all__ = [
     "expand_paths",
     "is_supported",
     "load_source",
-    "reading_suffix",
 ]
 
 logger = logging.getLogger(__name__)
@@ -48,18 +48,26 @@ _FORMATS: dict[str, Format] = {
     ".markdown": "markdown",
     ".html": "markdown",  # rewritten to Markdown first
     ".htm": "markdown",
+    ".info": "rst",  # Info titles are underlined, as reStructuredText's are
 }
 """How each suffix's text is split (`stores.structure`); others are plain text."""
 
 _MAN = ".man"
-"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`)."""
+"""A man page's roff source: `.man`, or a section suffix (`.1`, `.1p`, `.3ssl`, `.8`), which
+`_reading_suffix` reports as `.man`."""
 SUPPORTED_SUFFIXES = frozenset({".txt", ".pdf", ".jsonl", _MAN, *_FORMATS})
 SUPPORTED_NAMES = (
-    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), "
+    f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, man pages (.1 to .9), README and NEWS files, "
     "and any of these gzip-compressed (.gz)"
 )
 """What can be indexed, in words for a user."""
 _MAN_SECTION = re.compile(r"\.[1-9][a-z]{0,8}")
+_INFO_PART = re.compile(r"\.info-\d+")
+"""A split Info manual's parts: `find.info-1`, `find.info-2` (`find.info` indexes them)."""
+_INFO_COOKIE = re.compile(rb"\x00\x08\[[^\x00]*\x00\x08\]")
+"""Info's in-text markers (`[index]`, `[image ...]`), between NUL-backspace pairs."""
+_INFO_MENU = re.compile(r"^\* Menu:[ \t]*$", re.MULTILINE)
+_INFO_LICENCE = re.compile(r"Node: *(?:Copying|[^,\n]*Licen[cs]e)\b", re.IGNORECASE)
 _ROFF = re.compile(rb"^(?:\.TH|\.Dd|\.so|'\\\"|\.\\\")", re.MULTILINE)
 """A roff source's first requests: a title (`.TH`, mdoc's `.Dd`), a link, or a comment."""
 _ROFF_SNIFF_LINES = 60
@@ -80,10 +88,6 @@ _SYSTEM_ROOTS = frozenset(Path(p) for p in ("/", "/proc", "/sys", "/dev", "/run"
 
 class SkippedFile(Exception):
     """A file that cannot be indexed; the message says why."""
-
-
-class _NotRoff(SkippedFile):
-    """A file named like a man page whose text is not roff (`changelog.1.gz`, `syslog.1`)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def _unzipped_name(path: Path) -> str:
     return path.name[:-3] if path.name.lower().endswith(".gz") else path.name
 
 
-def reading_suffix(path: Path) -> str:
+def _reading_suffix(path: Path) -> str:
     """Return the suffix that decides how `path` is read, in lower case.
 
     It is the one under a final `.gz`, `.man` for a man page's section (`tar.1.gz`), and
@@ -170,6 +174,8 @@ def reading_suffix(path: Path) -> str:
     suffix = Path(name).suffix
     if _MAN_SECTION.fullmatch(suffix):
         return _MAN
+    if _INFO_PART.fullmatch(suffix):
+        return ".info"
     if suffix not in SUPPORTED_SUFFIXES and _doc_file(path):
         return ".txt"
     return suffix
@@ -182,7 +188,7 @@ def _doc_file(path: Path) -> bool:
 
 def is_supported(path: Path) -> bool:
     """Tell whether `path`'s name is of a kind that can be indexed."""
-    return reading_suffix(path) in SUPPORTED_SUFFIXES
+    return _reading_suffix(path) in SUPPORTED_SUFFIXES
 
 
 def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, str | None]]:
@@ -234,7 +240,8 @@ def _gunzip(data: bytes, max_mb: float) -> bytes:
 
 def _man(data: bytes) -> str:
     """Render a man page's roff source to text with groff, as `man` does (no bold, no colour)."""
-    _roff_head(data)
+    if not _is_roff(data):
+        raise SkippedFile("named like a man page but not roff source (no .TH or .Dd request)")
     if (link := re.match(rb"\.so\s+(\S+)\s*$", data.strip())) is not None:
         target = link.group(1).decode(errors="replace")
         raise SkippedFile(f"a link to the man page {target}; that page is indexed instead")
@@ -257,26 +264,31 @@ def _man(data: bytes) -> str:
     return text.translate(_DASHES)
 
 
-def _rotated_doc(path: Path, data: bytes) -> bool:
-    """Tell whether a file named like a man page is an older part of a documentation file.
-
-    `changelog.1.gz` is the changelog before `changelog.gz`; `install.1.gz` is install(1)'s
-    man page. The text decides.
-    """
-    if not _doc_file(path):
-        return False
-    try:
-        _roff_head(data)
-    except _NotRoff:
-        return True
-    return False
-
-
-def _roff_head(data: bytes) -> None:
-    """Raise `_NotRoff` unless `data` begins like roff source."""
+def _is_roff(data: bytes) -> bool:
+    """Tell whether `data` begins like roff source."""
     head = b"\n".join(data.lstrip().splitlines()[:_ROFF_SNIFF_LINES])
-    if not _ROFF.search(head):
-        raise _NotRoff("named like a man page but not roff source (no .TH or .Dd request)")
+    return _ROFF.search(head) is not None
+
+
+def _info(text: str) -> str:
+    """Return an Info file's nodes as text, in order, without what only navigates.
+
+    Each node's header line (`File: grep.info,  Node: Usage,  Next: ...`) and its menu of
+    links are dropped, as are the tag table, the file's preamble and licence nodes (a
+    manual's copy of the GFDL answers nothing about the tool). Its underlined titles stay,
+    and give the chunks their heading path.
+    """
+    nodes = []
+    for part in text.split("\x1f")[1:]:  # before the first separator: the preamble
+        header, _, body = part.lstrip("\n").partition("\n")
+        if header.startswith("File:") and not _INFO_LICENCE.search(header):
+            nodes.append(_INFO_MENU.split(body)[0].strip("\n"))
+    if not any(node.strip() for node in nodes):
+        raise SkippedFile(
+            "no Info nodes: a split manual's index of its parts (the parts are read), "
+            "or not an Info manual"
+        )
+    return "\n\n".join(nodes)
 
 
 def _man_title(path: Path) -> str:
@@ -370,14 +382,16 @@ def _jsonl(text: str, notes: list[str]) -> list[Passage]:
 
 def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LoadedSource:
     """Read `path` into passages, raising `SkippedFile` with the reason if it cannot be used."""
-    suffix = reading_suffix(path)
+    suffix = _reading_suffix(path)
     if suffix not in SUPPORTED_SUFFIXES:
         raise SkippedFile(f"unsupported file type {suffix or '(none)'!r}")
     data = _read_bytes(path, max_file_mb)
     if _unzipped_name(path) != path.name:
         data = _gunzip(data, max_file_mb)
-    if suffix == _MAN and _rotated_doc(path, data):
-        suffix = ".txt"
+    if suffix == ".info":
+        data = _INFO_COOKIE.sub(b"", data)  # NUL bytes, which would read as binary
+    if suffix == _MAN and _doc_file(path) and not _is_roff(data):
+        suffix = ".txt"  # `changelog.1.gz`: an older changelog (`install.1.gz` is a man page)
     source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
     try:  # the source name is hashed and stored as UTF-8 metadata
         source.encode("utf-8")
@@ -389,6 +403,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
         title, text = _pdf(path, data, stem)
     elif suffix == _MAN:
         title, text = _man_title(path), _man(data)
+    elif suffix == ".info":
+        title, text = f"{stem.partition('.')[0]} (info)", _info(_decode(data, notes))
     else:
         text = _decode(data, notes)
         if suffix == ".jsonl":

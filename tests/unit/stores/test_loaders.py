@@ -243,3 +243,33 @@ def test_documentation_files_named_by_convention_are_read_as_text(tmp_path: Path
     assert older.title == "frobutils/changelog.1" and older.text.strip() == "0.9: first release."
     page = load_source(package / "install.1.gz").passages[0]
     assert page.title == "install(1)" and "--keep" in page.text
+
+
+def test_an_info_manual_is_read_node_by_node_without_menus_or_its_licence(tmp_path: Path) -> None:
+    from stores.chunking import whitespace_token_counter
+    from stores.packing import structured_chunks
+
+    manual = _gz(tmp_path / "frob.info.gz", (DATA / "frob.info").read_bytes())
+    passage = load_source(manual).passages[0]
+    assert passage.title == "frob (info)" and passage.fmt == "rst"
+    text = passage.text
+    assert "File: frob.info" not in text and "* Menu:" not in text and "Tag Table" not in text
+    assert "INFO-DIR-SECTION" not in text  # the preamble before the first node
+    assert "verbatim copies" not in text  # the licence node
+    assert "\x00" not in text and "[index]" not in text
+    chunks = structured_chunks(text, "rst", chunk_tokens=60, count_tokens=whitespace_token_counter)
+    keep = next(c for c in chunks if "‘--keep’" in c.text)
+    assert "1.1 Options" in keep.path and "Keep the original files" in keep.text
+
+
+def test_a_split_info_manual_is_read_from_its_parts(tmp_path: Path) -> None:
+    whole = (DATA / "frob.info").read_bytes()
+    nodes = whole[whole.index(b"\x1f\nFile:") :]
+    _gz(tmp_path / "frob.info-1.gz", b"This is frob.info-1, produced by makeinfo.\n\n" + nodes)
+    _gz(tmp_path / "frob.info.gz", b"This is frob.info.\n\x1f\nIndirect:\nfrob.info-1: 90\n\x1f\n")
+    assert load_source(tmp_path / "frob.info-1.gz").passages[0].title == "frob (info)"
+    with pytest.raises(SkippedFile, match="no Info nodes: a split manual's index"):
+        load_source(tmp_path / "frob.info.gz")
+    (tmp_path / "dir").write_text("The Info directory.\n")  # info's own top node: not a manual
+    found = sorted(p.name for p, error in expand_paths([tmp_path]) if error is None)
+    assert found == ["frob.info-1.gz", "frob.info.gz"]
