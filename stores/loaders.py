@@ -258,8 +258,10 @@ def _man(data: bytes) -> str:
     except subprocess.TimeoutExpired as error:
         raise SkippedFile(f"groff did not render this man page in {_RENDER_SECONDS} s") from error
     text = done.stdout.decode("utf-8", errors="replace")
-    if done.returncode != 0 or not text.strip():
-        why = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[0]
+    said = done.stderr.decode(errors="replace").strip().splitlines()
+    missing = [line for line in said if "can't open" in line]  # a link or include not found
+    if done.returncode != 0 or not text.strip() or missing:
+        why = (missing or said or ["no output"])[0]
         raise SkippedFile(f"groff could not render this man page: {why}")
     return text.translate(_DASHES)
 

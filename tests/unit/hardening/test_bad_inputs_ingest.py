@@ -1,5 +1,6 @@
 """Bad files for ingestion: each is skipped with a reason or indexed safely; nothing is lost."""
 
+import gzip
 import io
 import os
 from pathlib import Path
@@ -109,6 +110,11 @@ BAD_FILES = {
     "jsonl-all-malformed": ("rows.jsonl", b'{"title": 1\n[1, 2]\nnot json\n', "no passages"),
     "html-no-text": ("empty.html", b"<html><head><script>x=1</script></head></html>", "no extract"),
     "unsupported-type": ("archive.zip", b"PK\x03\x04 zip", "unsupported file type"),
+    "gzip-corrupt": ("notes.txt.gz", b"\x1f\x8b\x08\x00 not deflate at all", "corrupt gzip"),
+    "gzip-of-nothing": ("notes.md.gz", gzip.compress(b" \n"), "empty file"),
+    "man-page-not-roff": ("notes.1", b"just a note named like a man page\n", "not roff source"),
+    "man-page-groff-fails": ("bad.1", b".TH BAD 1\n.so /nonexistent/page.1\n", "groff could not"),
+    "info-without-nodes": ("manual.info", b"This is manual.info, no nodes.\n", "no Info nodes"),
 }
 
 
