@@ -390,8 +390,6 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     data = _read_bytes(path, max_file_mb)
     if _unzipped_name(path) != path.name:
         data = _gunzip(data, max_file_mb)
-    if suffix == ".info":
-        data = _INFO_COOKIE.sub(b"", data)  # NUL bytes, which would read as binary
     if suffix == _MAN and _doc_file(path) and not _is_roff(data):
         suffix = ".txt"  # `changelog.1.gz`: an older changelog (`install.1.gz` is a man page)
     source, stem = str(path.resolve()), Path(_unzipped_name(path)).stem
@@ -406,7 +404,8 @@ def load_source(path: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Load
     elif suffix == _MAN:
         title, text = _man_title(path), _man(data)
     elif suffix == ".info":
-        title, text = f"{stem.partition('.')[0]} (info)", _info(_decode(data, notes))
+        text = _decode(_INFO_COOKIE.sub(b"", data), notes)  # cookies hold NUL bytes
+        title, text = f"{stem} (info)", _info(text)
     else:
         text = _decode(data, notes)
         if suffix == ".jsonl":
