@@ -172,6 +172,12 @@ class Context:
         "auto", "Web search: Tavily with a key, else the local web corpus; none disables it."
     )
     web_k: int = _opt(5, "Web results per search.")
+    ambiguous_query: Literal["question", "rewrite"] = _opt(
+        "rewrite",
+        "What CRAG's Ambiguous action searches the web with: the question as asked (no LLM "
+        "call; the local strips are kept either way) or keywords the rewriter writes, as for "
+        "Incorrect.",
+    )
 
     # IRCoT (route C).
     ircot_max_steps: int = _opt(5, "Reasoning steps before IRCoT stops without an answer.")
