@@ -111,7 +111,7 @@ def _rewrite(
 ) -> QueryUpdate:
     question = state["standalone_question"]
     if purpose == "web" and _searches_as_asked(state, runtime.context):
-        query, note = question, "Ambiguous: the web is searched with the question as asked"
+        query, note = question, "as asked: Ambiguous keeps the local strips"
     elif keywords := _keywords(question, runtime, deps):
         query, note = keywords, None
     else:

@@ -130,7 +130,7 @@ def test_ambiguous_searches_with_the_question_as_asked_without_the_rewriter():
     ambiguous = {"standalone_question": question, "crag_action": "Ambiguous"}
     out = rewrite_query(ambiguous, make_runtime(context, events), make_deps(rewriter=rewriter))
     assert out["search_query"] == question and rewriter.calls == []
-    assert "question as asked" in events[-1]["note"]
+    assert events[-1]["note"] == "as asked: Ambiguous keeps the local strips"
     # Incorrect has only the web: its query is still the rewriter's keywords, as is a retry's
     incorrect = {**ambiguous, "crag_action": "Incorrect"}
     assert rewrite_query(incorrect, make_runtime(context), make_deps(rewriter=rewriter)) == {
