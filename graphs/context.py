@@ -306,7 +306,8 @@ def check_context(context: Context) -> None:
     _require(
         c.action_evaluator in (None, BUNDLED) or Path(c.action_evaluator).expanduser().is_dir(),
         f"action_evaluator {c.action_evaluator!r} is not a folder (a trained evaluator's "
-        "artifact, as `acrag train evaluator --out` writes)",
+        f"artifact, as `acrag train evaluator --out` writes); {BUNDLED!r} is the shipped one, "
+        "null lets `evaluator` decide the action",
     )
     for name in (
         "top_k",
