@@ -12,6 +12,7 @@ from graphs.validation import InvalidContextError
 from models.defaults import DEFAULT_MODEL
 
 __all__ = [
+    "BUNDLED",
     "DEFAULT_MODEL",
     "Context",
     "CragThresholds",
@@ -33,6 +34,9 @@ class CragThresholds(NamedTuple):
     lower: float
     strip: float
 
+
+BUNDLED = "bundled"
+"""`Context.action_evaluator`'s name for the action evaluator shipped in `models/artifacts`."""
 
 HEURISTIC_THRESHOLDS = CragThresholds(upper=0.4, lower=-0.5, strip=-0.5)
 """Calibrated for the heuristic evaluator (MiniLM cosine blended with term overlap) on dev."""
@@ -115,10 +119,12 @@ class Context:
     route: Literal["auto", "A", "B", "C"] = _opt("auto", "Force a route instead of classifying.")
     evaluator: JudgeKind = _opt("trained", "Retrieval evaluator: trained, llm or heuristic.")
     action_evaluator: str | None = _opt(
-        None,
-        "Folder of a second trained evaluator that grades retrievals for CRAG's action only "
-        "(strips, their filter and abstention keep `evaluator`); its manifest's upper and "
-        "lower thresholds apply unless set. Unset: `evaluator` does both.",
+        BUNDLED,
+        "A second trained evaluator that grades retrievals for CRAG's action only (strips, "
+        "their filter and abstention keep `evaluator`); its thresholds apply unless set. "
+        f"{BUNDLED!r}: the one shipped with the trained evaluator, trained also on passages "
+        "that share the question's topic but lack its answer (used with evaluator=trained); "
+        "or the folder of another (`acrag train evaluator --out`); None: `evaluator` does both.",
     )
     critic: Literal["llm", "heuristic"] = _opt(
         "heuristic",
@@ -172,6 +178,12 @@ class Context:
         "auto", "Web search: Tavily with a key, else the local web corpus; none disables it."
     )
     web_k: int = _opt(5, "Web results per search.")
+    ambiguous_query: Literal["question", "rewrite"] = _opt(
+        "question",
+        "What CRAG's Ambiguous action searches the web with: the question as asked (no LLM "
+        "call; the local strips are kept either way) or keywords the rewriter writes, as for "
+        "Incorrect.",
+    )
 
     # IRCoT (route C).
     ircot_max_steps: int = _opt(5, "Reasoning steps before IRCoT stops without an answer.")
@@ -218,12 +230,26 @@ class Context:
     )
     max_question_chars: int = _opt(2000, "Longest question accepted.")
 
-    def crag_thresholds(self) -> CragThresholds:
-        """Return the CRAG thresholds: the ones set here, else the evaluator's calibrated ones."""
+    def action_evaluator_dir(self) -> Path | None:
+        """Return the folder of the evaluator that grades for CRAG's action, if it is apart."""
+        if self.action_evaluator is None:
+            return None
+        if self.action_evaluator == BUNDLED:
+            from models.evaluator import ACTION_ARTIFACT_DIR
+
+            return ACTION_ARTIFACT_DIR if self.evaluator == "trained" else None
+        return Path(self.action_evaluator).expanduser()
+
+    def crag_thresholds(self, action: Path | None = None) -> CragThresholds:
+        """Return the CRAG thresholds: the ones set here, else the calibrated ones.
+
+        Upper and lower come from the artifact in `action` when an evaluator apart from
+        `evaluator` grades for the action (`Deps.action_evaluator_dir`), else from `evaluator`.
+        """
         calibrated = calibrated_thresholds(self.evaluator)
-        if self.action_evaluator:
-            action = artifact_thresholds(self.action_evaluator)
-            calibrated = calibrated._replace(upper=action.upper, lower=action.lower)
+        if action is not None:
+            chosen = artifact_thresholds(str(action))
+            calibrated = calibrated._replace(upper=chosen.upper, lower=chosen.lower)
         return CragThresholds(
             upper=calibrated.upper if self.upper_threshold is None else self.upper_threshold,
             lower=calibrated.lower if self.lower_threshold is None else self.lower_threshold,
@@ -278,9 +304,10 @@ def check_context(context: Context) -> None:
             "thresholds must satisfy lower_threshold <= upper_threshold",
         )
     _require(
-        c.action_evaluator is None or Path(c.action_evaluator).expanduser().is_dir(),
+        c.action_evaluator in (None, BUNDLED) or Path(c.action_evaluator).expanduser().is_dir(),
         f"action_evaluator {c.action_evaluator!r} is not a folder (a trained evaluator's "
-        "artifact, as `acrag train evaluator --out` writes)",
+        f"artifact, as `acrag train evaluator --out` writes); {BUNDLED!r} is the shipped one, "
+        "null lets `evaluator` decide the action",
     )
     for name in (
         "top_k",

@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 
-from graphs.context import Context
+from graphs.context import BUNDLED, Context, CragThresholds
 from models.chat import load_chat_model
 from models.embeddings import MiniLMEmbeddings
 from models.followup import FollowUpRewriter, RulesRewriter, TemplateRewriter
@@ -179,9 +179,27 @@ class Deps:
             JudgeUnavailableError: The folder `context.action_evaluator` names holds no
                 loadable evaluator.
         """
-        if self.action_evaluator is not None or not context.action_evaluator:
+        if self.action_evaluator is not None:
             return self.action_evaluator
-        return _artifact_evaluator(context.action_evaluator)
+        folder = self.action_evaluator_dir(context)
+        return None if folder is None else _artifact_evaluator(str(folder))
+
+    def action_evaluator_dir(self, context: Context) -> Path | None:
+        """Return the folder of the artifact that grades for CRAG's action, if one does.
+
+        The bundled one is the trained evaluator's partner: an injected evaluator goes alone.
+        """
+        if self.evaluator is not None and context.action_evaluator == BUNDLED:
+            return None
+        return context.action_evaluator_dir()
+
+    def grades_action_apart(self, context: Context) -> bool:
+        """Whether CRAG's action is graded by an evaluator other than `evaluator`."""
+        return self.action_evaluator is not None or self.action_evaluator_dir(context) is not None
+
+    def crag_thresholds(self, context: Context) -> CragThresholds:
+        """Return CRAG's thresholds for the evaluator that decides the action."""
+        return context.crag_thresholds(self.action_evaluator_dir(context))
 
     def support_for(self, context: Context) -> SupportChecker:
         """Return the support checker (IsSup)."""

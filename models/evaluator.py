@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
+    "ACTION_ARTIFACT_DIR",
     "ARTIFACT_DIR",
     "DECISION",
     "CragAction",
@@ -29,6 +30,8 @@ __all__ = [
 ]
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifacts" / "evaluator"
+ACTION_ARTIFACT_DIR = ARTIFACT_DIR.with_name("action_evaluator")
+"""The evaluator that decides CRAG's action beside the one above (`Context.action_evaluator`)."""
 CragAction = Literal["Correct", "Incorrect", "Ambiguous"]
 DECISION = "decision.json"
 """CRAG's upper/lower thresholds chosen by answer accuracy for one set of evaluator weights."""

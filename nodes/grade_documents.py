@@ -135,7 +135,7 @@ def _grade(
     update["window_scores"] = {
         score_key(question, t): v for t, v in zip(texts, scores, strict=True)
     }
-    if action and (deps.action_evaluator is not None or runtime.context.action_evaluator):
+    if action and deps.grades_action_apart(runtime.context):
         scores = score_texts(
             runtime,
             deps,
@@ -166,7 +166,7 @@ def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpda
     the passages keep the evaluator's grades, which refinement and abstention read.
     """
     update, scores = _grade(state, runtime, deps, action=True)
-    thresholds = runtime.context.crag_thresholds()
+    thresholds = deps.crag_thresholds(runtime.context)
     action: CragAction = (
         "Ambiguous"
         if scores is None

@@ -2,6 +2,7 @@
 
 CRAG rewrites for the web; reflection's retry rewrites for the local index. Either way the
 keywords may use only the question's own words (checked), so no invented fact reaches a query.
+An Ambiguous retrieval may search with the question as asked instead (`ambiguous_query`).
 """
 
 import re
@@ -75,17 +76,20 @@ def parse_keywords(reply: str) -> str | None:
     return ", ".join(words) or None
 
 
+def _searches_as_asked(state: State, context: Context) -> bool:
+    """Ambiguous keeps the local strips: its web search need not cost an LLM call."""
+    return state.get("crag_action") == "Ambiguous" and context.ambiguous_query == "question"
+
+
 class QueryUpdate(TypedDict):
     """What the rewrite nodes write."""
 
     search_query: str
 
 
-def _rewrite(
-    state: State, runtime: Runtime[Context], deps: Deps, purpose: Literal["web", "retrieve"]
-) -> QueryUpdate:
-    question = state["standalone_question"]
-    keywords = ask_judge(
+def _keywords(question: str, runtime: Runtime[Context], deps: Deps) -> str | None:
+    """Ask the rewriter for keywords; None when it fails or invents a word."""
+    return ask_judge(
         runtime,
         node="rewrite_query",
         judge="rewriter",
@@ -100,8 +104,18 @@ def _rewrite(
         check=lambda found: within_question(found, question),
         used="the question's own keywords",
     )
-    query = keywords or fallback_keywords(question)
-    note = None if keywords else "kept the question's own keywords"
+
+
+def _rewrite(
+    state: State, runtime: Runtime[Context], deps: Deps, purpose: Literal["web", "retrieve"]
+) -> QueryUpdate:
+    question = state["standalone_question"]
+    if purpose == "web" and _searches_as_asked(state, runtime.context):
+        query, note = question, "as asked: Ambiguous keeps the local strips"
+    elif keywords := _keywords(question, runtime, deps):
+        query, note = keywords, None
+    else:
+        query, note = fallback_keywords(question), "kept the question's own keywords"
     shown = RewriteEvent(
         type="rewrite", node="rewrite_query", query=query, purpose=purpose, note=note
     )

@@ -72,7 +72,7 @@ const DESCRIBE = {
     ),
   }),
   rewrite: (e) => ({
-    title: e.purpose === "web" ? "Rewrote for the web" : "Rewrote the query",
+    title: e.purpose === "web" ? "Query for the web" : "Query for another retrieval",
     facts: `“${e.query}”`,
     details: e.note ? [line(e.note)] : [],
   }),

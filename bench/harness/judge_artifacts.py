@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness.strategies import BASELINES, ORACLE, context_overrides
+from graphs.context import BUNDLED
 from models import classifier, evaluator, support
 
 __all__ = ["JUDGE_DIRS", "artifact_fingerprint", "judge_fingerprints", "judges_used"]
@@ -20,6 +21,7 @@ __all__ = ["JUDGE_DIRS", "artifact_fingerprint", "judge_fingerprints", "judges_u
 JUDGE_DIRS: dict[str, Path] = {
     "classifier": classifier.ARTIFACT_DIR,
     "evaluator": evaluator.ARTIFACT_DIR,
+    "action_evaluator": evaluator.ACTION_ARTIFACT_DIR,
     "support": support.ARTIFACT_DIR,
 }
 _DESCRIBING = ("manifest.json", "decision.json")
@@ -46,6 +48,8 @@ def judges_used(strategy: str, settings: Mapping[str, Any]) -> list[str]:
     )
     if not plain and merged.get("evaluator", "trained") == "trained":
         used.append("evaluator")
+        if merged.get("action_evaluator", BUNDLED) == BUNDLED:
+            used.append("action_evaluator")  # another folder is named in the settings
     if merged.get("reflect", True) and merged.get("support") == "trained":
         used.append("support")
     return used

@@ -2,6 +2,8 @@
 
 python -m bench.harness.paired docs/bench/readers/A/records.jsonl docs/bench/readers/B/records.jsonl
 python -m bench.harness.paired --rewrites A/rewrites.jsonl B/rewrites.jsonl   # follow-up rewrites
+python -m bench.harness.paired --drop 0.5 A/records.jsonl B/records.jsonl      # robustness runs
+python -m bench.harness.paired --loss 0 0.5 --strategy-a single --strategy-b crag A B   # Acc lost
 """
 
 import argparse
@@ -15,7 +17,7 @@ from bench.harness.records import Record, read_records
 from bench.harness.turn_records import read_records as turn_records
 from bench.harness.turn_records import rewrite_scores
 
-__all__ = ["Difference", "main", "paired_difference", "paired_values"]
+__all__ = ["Difference", "acc_lost", "main", "paired_difference", "paired_values"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,20 @@ def paired_values(
     return Difference(metric.upper(), len(shared), sum(diffs) / len(diffs), low, high)
 
 
+def acc_lost(
+    records: Sequence[Record], start: float, end: float, *, strategy: str | None = None
+) -> dict[tuple[str, str], float]:
+    """Return each question's Acc at `start` of gold dropped minus its Acc at `end`."""
+    at = {
+        drop: {
+            k: r.acc
+            for k, r in _by_question([r for r in records if r.drop_gold == drop], strategy).items()
+        }
+        for drop in (start, end)
+    }
+    return {k: at[start][k] - at[end][k] for k in at[start].keys() & at[end].keys()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print EM, F1 and Acc differences between two records files (or two strategies)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -99,6 +115,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="A (and B) are records.jsonl files of a full `bench.suites.multiturn` run: "
         "Acc of each follow-up asked standalone minus asked in its thread",
     )
+    parser.add_argument(
+        "--drop", type=float, help="only the records with this share of gold passages dropped"
+    )
+    parser.add_argument(
+        "--loss",
+        nargs=2,
+        type=float,
+        metavar=("FROM", "TO"),
+        help="Acc each question loses from one share of gold dropped to the other: A's loss "
+        "minus B's",
+    )
     args = parser.parse_args(argv)
     if args.followups:
         turns = [r for path in {args.a, args.b} for r in turn_records(path)]
@@ -113,6 +140,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     a = list(read_records(args.a).values())
     b = list(read_records(args.b).values())
+    if args.loss:
+        lost_a = acc_lost(a, *args.loss, strategy=args.strategy_a)
+        lost_b = acc_lost(b, *args.loss, strategy=args.strategy_b)
+        print(paired_values(lost_a, lost_b, metric="acc lost, A - B"))  # noqa: T201
+        return 0
+    drops = {r.drop_gold for r in [*a, *b]}
+    if args.drop is None and len(drops) > 1:
+        parser.error(f"the records hold several shares of gold dropped {sorted(drops)}: --drop")
+    if args.drop is not None:
+        a, b = ([r for r in run if r.drop_gold == args.drop] for run in (a, b))
     for metric in ("em", "f1", "acc"):
         found = paired_difference(
             a, b, metric=metric, strategy_a=args.strategy_a, strategy_b=args.strategy_b

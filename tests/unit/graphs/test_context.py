@@ -6,6 +6,8 @@ from graphs import context
 from graphs.context import Context, context_options
 from graphs.validation import InvalidContextError, InvalidQuestionError, validate_question
 from models.errors import UserError
+from models.evaluator import ACTION_ARTIFACT_DIR
+from tests.fakes import make_deps
 
 
 def test_every_option_is_described():
@@ -110,7 +112,20 @@ def test_an_action_evaluators_own_thresholds_apply_unless_set(tmp_path):
         json.dumps({"thresholds": {"upper": 0.8, "lower": -0.2, "strip_filter": -0.9}})
     )
     shipped = Context().crag_thresholds()
-    own = Context(action_evaluator=str(tmp_path)).crag_thresholds()
+    own_context = Context(action_evaluator=str(tmp_path))
+    own = own_context.crag_thresholds(own_context.action_evaluator_dir())
     assert (own.upper, own.lower, own.strip) == (0.8, -0.2, shipped.strip)
-    set_here = Context(action_evaluator=str(tmp_path), upper_threshold=0.7).crag_thresholds()
-    assert (set_here.upper, set_here.lower) == (0.7, -0.2)
+    set_here = Context(action_evaluator=str(tmp_path), upper_threshold=0.7)
+    chosen = set_here.crag_thresholds(set_here.action_evaluator_dir())
+    assert (chosen.upper, chosen.lower) == (0.7, -0.2)
+
+
+def test_the_bundled_action_evaluator_goes_with_the_trained_evaluator_only():
+    assert Context().action_evaluator_dir() == ACTION_ARTIFACT_DIR
+    bundled = Context().crag_thresholds(ACTION_ARTIFACT_DIR)
+    assert (bundled.upper, bundled.lower) == (0.7, -0.5)  # its decision.json
+    assert Context(evaluator="llm").action_evaluator_dir() is None
+    assert Context(action_evaluator=None).action_evaluator_dir() is None
+    # an injected evaluator is not the bundled one's partner: it decides CRAG's action alone
+    assert make_deps().action_evaluator_dir(Context()) is None
+    assert make_deps(evaluator=None).action_evaluator_dir(Context()) == ACTION_ARTIFACT_DIR

@@ -120,3 +120,21 @@ def test_copied_example_keywords_are_rejected_for_names_from_the_question():
     assert out["search_query"] == "David Seville, Alvin, Chipmunks"
     assert events[0]["type"] == "fallback" and events[0]["used"] == "the question's own keywords"
     assert events[-1]["query"] == out["search_query"]
+
+
+def test_ambiguous_searches_with_the_question_as_asked_without_the_rewriter():
+    rewriter = rule_model(default="Henry Feilden, occupation")
+    question = "What is Henry Feilden's occupation in the army?"
+    events = []
+    context = Context(ambiguous_query="question")
+    ambiguous = {"standalone_question": question, "crag_action": "Ambiguous"}
+    out = rewrite_query(ambiguous, make_runtime(context, events), make_deps(rewriter=rewriter))
+    assert out["search_query"] == question and rewriter.calls == []
+    assert events[-1]["note"] == "as asked: Ambiguous keeps the local strips"
+    # Incorrect has only the web: its query is still the rewriter's keywords, as is a retry's
+    incorrect = {**ambiguous, "crag_action": "Incorrect"}
+    assert rewrite_query(incorrect, make_runtime(context), make_deps(rewriter=rewriter)) == {
+        "search_query": "Henry Feilden, occupation"
+    }
+    retry = rewrite_for_retrieval(ambiguous, make_runtime(context), make_deps(rewriter=rewriter))
+    assert retry["search_query"] == "Henry Feilden, occupation"

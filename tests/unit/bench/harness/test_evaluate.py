@@ -173,7 +173,7 @@ def test_a_retrained_judge_redoes_only_the_strategies_it_shapes(config, tmp_path
     from bench.harness import judge_artifacts
 
     artifacts = {}
-    for judge in ("classifier", "evaluator", "support"):
+    for judge in ("classifier", "evaluator", "action_evaluator", "support"):
         artifacts[judge] = tmp_path / judge
         artifacts[judge].mkdir()
         (artifacts[judge] / "manifest.json").write_text('{"weights_sha256": "one"}')
@@ -203,9 +203,16 @@ def test_judges_used_follow_the_strategy_and_settings():
     assert judges_used("tutorial-crag", {}) == []
     assert judges_used("adaptive-oracle", {}) == []
     assert judges_used("adaptive", {}) == ["classifier"]
-    assert judges_used("crag", {}) == ["evaluator"]
-    assert judges_used("acrag", {}) == ["classifier", "evaluator"]
-    assert judges_used("acrag", {"support": "trained"}) == ["classifier", "evaluator", "support"]
+    assert judges_used("crag", {}) == ["evaluator", "action_evaluator"]
+    assert judges_used("crag", {"action_evaluator": None}) == ["evaluator"]
+    assert judges_used("crag", {"action_evaluator": "ev-folder"}) == ["evaluator"]
+    assert judges_used("acrag", {}) == ["classifier", "evaluator", "action_evaluator"]
+    assert judges_used("acrag", {"support": "trained"}) == [
+        "classifier",
+        "evaluator",
+        "action_evaluator",
+        "support",
+    ]
     assert judges_used("acrag", {"classifier": "heuristic", "evaluator": "llm"}) == []
 
 

@@ -50,3 +50,32 @@ def test_followups_pairs_each_follow_up_with_the_same_question_asked_alone(tmp_p
     assert main([str(path), str(path), "--followups"]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("ACC STANDALONE - FOLLOW-UP +88.9 [") and "(n=9)" in shown
+
+
+def test_robustness_runs_are_paired_at_one_share_dropped_and_by_acc_lost(tmp_path, capsys):
+    from bench.harness.paired import acc_lost, main
+    from bench.harness.records import write_records
+
+    def at(strategy, qid, drop, acc):
+        return record(strategy, qid, score=acc, drop_gold=drop)
+
+    # single loses 3 of 4 questions from 0 to 0.5 dropped, crag one of them
+    single = [at("single", i, 0.0, 1.0) for i in range(4)]
+    single += [at("single", i, 0.5, float(i == 0)) for i in range(4)]
+    crag = [at("crag", i, 0.0, 1.0) for i in range(4)]
+    crag += [at("crag", i, 0.5, float(i != 1)) for i in range(4)]
+    assert acc_lost(single, 0.0, 0.5) == {
+        ("d", "0"): 0.0,
+        ("d", "1"): 1.0,
+        **{("d", str(i)): 1.0 for i in (2, 3)},
+    }
+    path = tmp_path / "records.jsonl"
+    write_records(path, [*single, *crag])
+    args = [str(path), str(path), "--strategy-a", "single", "--strategy-b", "crag"]
+    assert main([*args, "--loss", "0", "0.5"]) == 0
+    assert capsys.readouterr().out.startswith("ACC LOST, A - B +50.0 [")
+    assert main([*args, "--drop", "0.5"]) == 0
+    assert "ACC -50.0" in capsys.readouterr().out  # single 1 of 4, crag 3 of 4
+    with pytest.raises(SystemExit):  # two shares in the records and none chosen
+        main(args)
+    assert "several shares of gold dropped [0.0, 0.5]" in capsys.readouterr().err
