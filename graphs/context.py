@@ -124,7 +124,8 @@ class Context:
         "their filter and abstention keep `evaluator`); its thresholds apply unless set. "
         f"{BUNDLED!r}: the one shipped with the trained evaluator, trained also on passages "
         "that share the question's topic but lack its answer (used with evaluator=trained); "
-        "or the folder of another (`acrag train evaluator --out`); None: `evaluator` does both.",
+        "or the folder of another (`acrag train evaluator --out`); None (`--set "
+        "action_evaluator=null`): `evaluator` does both.",
     )
     critic: Literal["llm", "heuristic"] = _opt(
         "heuristic",

@@ -103,7 +103,7 @@ class HybridRetriever(BaseRetriever):
 
 def make_retriever(
     *,
-    home: Path,
+    home: Path | str,
     k: int = 5,
     mode: Mode = "hybrid",
     chroma_url: str | None = None,
@@ -112,6 +112,7 @@ def make_retriever(
     """Return a retriever over `collection` under `home` (or on the Chroma server at the URL)."""
     if mode not in ("dense", "bm25", "hybrid"):
         raise ValueError(f"unknown retrieval mode {mode!r}; use dense, bm25 or hybrid")
+    home = Path(home).expanduser()
     index = open_index(home=home, collection=collection, chroma_url=chroma_url)
     if warning := reingest_needed(index):
         logger.warning(warning)

@@ -63,3 +63,10 @@ def test_lexical_index_round_trip_and_freshness(tmp_path: Path) -> None:
     assert [h.record.id for h in hits] == ["2"] and hits[0].score > 0
     assert loaded.search("the of", k=5) == []
     assert loaded.search("Nile", k=0) == []
+
+
+def test_a_home_given_as_text_is_a_path(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    retriever = make_retriever(home="~/data", mode="bm25")
+    assert retriever.invoke("question") == []  # an empty index under ~/data, not a TypeError
+    assert (tmp_path / "data").is_dir()
