@@ -166,7 +166,10 @@ def decide_crag(state: State, runtime: Runtime[Context], deps: Deps) -> CragUpda
     the passages keep the evaluator's grades, which refinement and abstention read.
     """
     update, scores = _grade(state, runtime, deps, action=True)
-    thresholds = deps.crag_thresholds(runtime.context)
+    # No grades (a judge failed, as its fallback event says): the action is Ambiguous, and
+    # the thresholds shown are `evaluator`'s, since an action artifact may be what is missing.
+    context = runtime.context
+    thresholds = context.crag_thresholds() if scores is None else deps.crag_thresholds(context)
     action: CragAction = (
         "Ambiguous"
         if scores is None

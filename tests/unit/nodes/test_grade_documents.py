@@ -210,3 +210,16 @@ def test_ircot_grading_never_asks_the_action_evaluator():
     state = {"standalone_question": "q", "passages": [{**passage("Paris"), "score": None}]}
     grade_passages(state, make_runtime(), make_deps(action_evaluator=action))
     assert action.calls == 0
+
+
+def test_an_action_evaluator_folder_without_its_artifact_means_ambiguous_not_a_crash(tmp_path):
+    state = {"standalone_question": "q", "passages": [{**passage("Paris"), "score": None}]}
+    events = []
+    out = decide_crag(
+        state,
+        make_runtime(Context(action_evaluator=str(tmp_path)), events),
+        make_deps(evaluator=KeywordEvaluator(("Paris",))),
+    )
+    assert out["crag_action"] == "Ambiguous" and out["passages"][0]["score"] == 0.9
+    fallback = next(e for e in events if e["type"] == "fallback")
+    assert fallback["judge"] == "action evaluator" and "not available" in fallback["problem"]
