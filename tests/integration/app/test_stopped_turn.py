@@ -60,6 +60,17 @@ def _idle(url: str, thread_id: str) -> None:
     raise TimeoutError("the stopped run never freed its thread")
 
 
+def _stored(url: str, thread_id: str) -> None:
+    """Wait until the checkpointer holds the stopped question (a fixed sleep raced on a busy CI)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        messages = (_state(url, thread_id) or {}).get("messages") or []
+        if messages and (messages[-1]["type"], messages[-1]["content"]) == ("human", STOPPED):
+            return
+        time.sleep(0.02)
+    raise TimeoutError("the question was never stored")
+
+
 def _assert_answers_next(url: str, thread_id: str) -> None:
     messages = _state(url, thread_id)["messages"]
     assert [m["type"] for m in messages][-2:] == ["human", "ai"]  # no half-turn left
@@ -106,7 +117,7 @@ def test_kill_9_and_restart_do_not_eat_the_next_question(serve, tmp_path) -> Non
     )
     runner.start()
     assert stored.wait(60), "the run never started"
-    time.sleep(0.2)  # checkpoints are written in the background of the next step
+    _stored(server.url, thread_id)  # checkpoints are written in the background of the next step
     os.killpg(server.process.pid, signal.SIGKILL)
     server.process.wait(30)
     runner.join(60)
