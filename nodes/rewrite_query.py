@@ -55,12 +55,21 @@ def _messages(question: str) -> list[BaseMessage]:
 
 
 def within_question(keywords: str | None, question: str) -> bool:
-    """Accept keywords made only of the question's own words (no invented facts)."""
+    """Accept keywords made only of the question's own words (no invented facts).
+
+    A word may change its ending: "creator" stands for "created", "opened" for "open" (the
+    first five letters, or four when one of the two words has only four).
+    """
     if not keywords:
         return False
-    allowed = {word[:5] for word in content_tokens(question)}  # "creator" may stand for "created"
-    words = {word[:5] for word in content_tokens(keywords)}
-    return bool(words) and words <= allowed
+    asked = content_tokens(question)
+    words = content_tokens(keywords)
+    return bool(words) and all(any(_same_word(w, a) for a in asked) for w in words)
+
+
+def _same_word(word: str, asked: str) -> bool:
+    n = min(5, len(word), len(asked))
+    return word == asked or (n >= 4 and word[:n] == asked[:n])
 
 
 def parse_keywords(reply: str) -> str | None:
