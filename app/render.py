@@ -97,7 +97,10 @@ def _critique(e: CritiqueEvent) -> str:
         return "critique: no candidates"
     best = e["candidates"][0]
     count = len(e["candidates"])
-    return f"critique: {count} candidate(s); best: support {best['support']}, score {best['score']:.2f}"
+    return (
+        f"critique: {count} candidate(s); best: support {best['support']}, "
+        f"score {best['score']:.2f}"
+    )
 
 
 def _retry(e: RetryEvent) -> str:
