@@ -7,6 +7,7 @@ The chat page renders the same contract in `app/static/timeline.js`.
 
 from collections.abc import Callable
 from pathlib import PurePath
+from textwrap import shorten
 from typing import Any, cast
 
 from graphs.events import (
@@ -112,7 +113,8 @@ def _cap(e: CapReachedEvent) -> str:
 
 
 def _fallback(e: FallbackEvent) -> str:
-    return f"{e['judge']} did not give a usable answer; used {e['used']}"
+    why = shorten(e["problem"], 100, placeholder=" ...")
+    return f"{e['judge']} did not give a usable answer ({why}); used {e['used']}"
 
 
 _LINES: dict[str, Callable[[Any], str | None]] = {
