@@ -7,6 +7,7 @@ The chat page renders the same contract in `app/static/timeline.js`.
 
 from collections.abc import Callable
 from pathlib import PurePath
+from textwrap import shorten
 from typing import Any, cast
 
 from graphs.events import (
@@ -97,7 +98,10 @@ def _critique(e: CritiqueEvent) -> str:
         return "critique: no candidates"
     best = e["candidates"][0]
     count = len(e["candidates"])
-    return f"critique: {count} candidate(s); best support {best['support']}, {best['score']:.2f}"
+    return (
+        f"critique: {count} candidate(s); best: support {best['support']}, "
+        f"score {best['score']:.2f}"
+    )
 
 
 def _retry(e: RetryEvent) -> str:
@@ -109,7 +113,8 @@ def _cap(e: CapReachedEvent) -> str:
 
 
 def _fallback(e: FallbackEvent) -> str:
-    return f"{e['judge']} did not give a usable answer; used {e['used']}"
+    why = shorten(e["problem"], 100, placeholder=" ...")
+    return f"{e['judge']} did not give a usable answer ({why}); used {e['used']}"
 
 
 _LINES: dict[str, Callable[[Any], str | None]] = {

@@ -6,6 +6,7 @@ An Ambiguous retrieval may search with the question as asked instead (`ambiguous
 """
 
 import re
+import unicodedata
 from typing import Literal, TypedDict
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -55,12 +56,27 @@ def _messages(question: str) -> list[BaseMessage]:
 
 
 def within_question(keywords: str | None, question: str) -> bool:
-    """Accept keywords made only of the question's own words (no invented facts)."""
+    """Accept keywords made only of the question's own words (no invented facts).
+
+    A word may change its ending: "creator" stands for "created", "opened" for "open" (the
+    first five letters, or four when one of the two words has only four); accents do not
+    count ("Jose" for "José").
+    """
     if not keywords:
         return False
-    allowed = {word[:5] for word in content_tokens(question)}  # "creator" may stand for "created"
-    words = {word[:5] for word in content_tokens(keywords)}
-    return bool(words) and words <= allowed
+    asked = content_tokens(_unaccented(question))
+    words = content_tokens(_unaccented(keywords))
+    return bool(words) and all(any(_same_word(w, a) for a in asked) for w in words)
+
+
+def _unaccented(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _same_word(word: str, asked: str) -> bool:
+    n = min(5, len(word), len(asked))
+    return word == asked or (n >= 4 and word[:n] == asked[:n])
 
 
 def parse_keywords(reply: str) -> str | None:

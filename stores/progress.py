@@ -2,7 +2,8 @@
 
 While files are still being read, the number of chunks to embed is not known; the bar's total
 is then an estimate (chunks so far scaled by the share of bytes read) and says so. Once every
-file is read, the total is exact.
+file is read, the total is exact. The bar is drawn only on a terminal: redirected to a file or a
+pipe, its carriage-return redraws would fill the log, and the final report says it all.
 """
 
 from tqdm import tqdm
@@ -17,7 +18,11 @@ class IngestProgress:
         self.files, self.total_bytes = files, max(total_bytes, 1)
         self.read_files = self.read_bytes = self.queued = 0
         self.bar = tqdm(
-            total=None, unit="chunk", desc="embedding", disable=not enabled, smoothing=0.1
+            total=None,
+            unit="chunk",
+            desc="embedding",
+            disable=None if enabled else True,  # None: off unless stderr is a terminal
+            smoothing=0.1,
         )
 
     def read(self, *, size: int, new_chunks: int) -> None:

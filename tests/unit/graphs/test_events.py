@@ -42,6 +42,16 @@ def test_trace_lines_carry_the_decision():
     assert describe(noted) == (
         "searched the web for: Glassmere Lighthouse, completed (kept the question's own keywords)"
     )
+    refused = {
+        **EXAMPLE_EVENTS["fallback"],
+        "judge": "rewriter",
+        "problem": "invalid output: 'How You Remind Me, came out'",
+        "used": "the question's own keywords",
+    }
+    assert describe(refused) == (
+        "rewriter did not give a usable answer (invalid output: 'How You Remind Me, came out');"
+        " used the question's own keywords"
+    )
 
 
 def _citation(marker: int, source: str, position: int | None, origin: str = "local") -> Citation:

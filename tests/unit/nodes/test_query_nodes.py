@@ -65,6 +65,26 @@ def test_within_question(keywords, accepted):
     assert within_question(keywords, question) is accepted
 
 
+@pytest.mark.parametrize(
+    ("keywords", "accepted"),
+    [
+        ("Glassmere Lighthouse, opened", True),  # a short verb with an ending
+        ("Glassmere Lighthouse, opening", True),
+        ("Glassmere Lighthouse, opera", False),  # four letters shared are not five
+        ("Glassmere Lighthouse, ope", False),
+    ],
+)
+def test_within_question_takes_a_short_word_with_an_ending(keywords, accepted):
+    question = "What year did the Glassmere Lighthouse open?"
+    assert within_question(keywords, question) is accepted
+
+
+def test_within_question_ignores_accents():
+    question = "Where was José Echegaray born?"
+    assert within_question("Jose Echegaray, born", question)
+    assert not within_question("José Echegaray, Madrid", question)
+
+
 def test_invented_facts_are_rejected_and_the_user_is_told():
     events = []
     rewriter = rule_model(default="Glassmere Lighthouse, completed in 1924")

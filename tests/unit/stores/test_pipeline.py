@@ -54,3 +54,11 @@ def test_progress_estimates_the_total_from_bytes_read_until_every_file_is_read()
     bar.read(size=250, new_chunks=0)  # the last file: the total is now exact
     assert bar.estimated_total == 40
     bar.close()
+
+
+def test_progress_draws_nothing_when_stderr_is_no_terminal(capsys) -> None:
+    bar = IngestProgress(enabled=True, files=1, total_bytes=10)  # pytest's stderr is no tty
+    bar.read(size=10, new_chunks=3)
+    bar.stored(3)
+    bar.close()
+    assert capsys.readouterr().err == ""
