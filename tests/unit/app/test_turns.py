@@ -6,6 +6,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from app.server.demo_graph import build_demo_graph
 from app.server.turns import close_turn
+from graphs.validation import InvalidQuestionError
 from nodes.condense_question import STOPPED_TURN
 
 STOPPED = "At what degrees does ice melt?"
@@ -47,7 +48,7 @@ def test_a_whole_turn_is_left_alone(graph) -> None:
 
 
 def test_a_question_the_graph_refused_is_not_stored_as_a_turn(graph) -> None:
-    with pytest.raises(Exception, match="control characters"):
+    with pytest.raises(InvalidQuestionError, match="control characters"):
         graph.invoke({"question": "What is \x07 this?"}, CONFIG)
 
     assert close_turn(graph, "t") is False

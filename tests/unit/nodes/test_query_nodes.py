@@ -70,7 +70,7 @@ def test_within_question(keywords, accepted):
     [
         ("Glassmere Lighthouse, opened", True),  # a short verb with an ending
         ("Glassmere Lighthouse, opening", True),
-        ("Glassmere Lighthouse, opera", False),  # four letters shared are not five
+        ("Glassmere Lighthouse, opera", False),  # another word that starts alike
         ("Glassmere Lighthouse, ope", False),
     ],
 )
