@@ -62,7 +62,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         default=256,
         help="chunks embedded and stored per batch (default: 256)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw the progress bar (default: only when stderr is a terminal)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -101,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         overlap=args.overlap,
         max_file_mb=args.max_file_mb,
         batch_size=args.batch_size,
-        progress=not args.no_progress,
+        progress=args.progress,
     )
     _print_report(report)
     return 1 if report.skipped else 0

@@ -254,7 +254,7 @@ def ingest(
     chroma_url: str | None = None,
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS,
     overlap: int = DEFAULT_OVERLAP,
-    progress: bool = True,
+    progress: bool | None = None,
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
     batch_size: int = EMBED_BATCH,
     embeddings: Embeddings | None = None,
@@ -263,7 +263,8 @@ def ingest(
     """Index `paths` (files, folders, JSONL) into `collection` and keep BM25 in sync.
 
     Chunks are embedded and stored `batch_size` at a time; each stored batch survives a
-    kill. `embeddings` and `count_tokens` default to MiniLM and its tokenizer.
+    kill. `embeddings` and `count_tokens` default to MiniLM and its tokenizer. The progress
+    bar is drawn on a terminal (`progress` None), always (True) or never (False).
     """
     if chunk_tokens < 1 or not 0 <= overlap < chunk_tokens:
         raise UserError("need chunk_tokens >= 1 and 0 <= overlap < chunk_tokens")

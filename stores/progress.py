@@ -2,8 +2,8 @@
 
 While files are still being read, the number of chunks to embed is not known; the bar's total
 is then an estimate (chunks so far scaled by the share of bytes read) and says so. Once every
-file is read, the total is exact. The bar is drawn only on a terminal: redirected to a file or a
-pipe, its carriage-return redraws would fill the log, and the final report says it all.
+file is read, the total is exact. By default the bar is drawn only on a terminal: redirected
+to a file, its carriage-return redraws would fill the log, and the final report says it all.
 """
 
 from tqdm import tqdm
@@ -14,14 +14,15 @@ __all__ = ["IngestProgress"]
 class IngestProgress:
     """Counts bytes read and chunks queued and stored; shows chunks/s and an ETA."""
 
-    def __init__(self, *, enabled: bool, files: int, total_bytes: int) -> None:
+    def __init__(self, *, enabled: bool | None, files: int, total_bytes: int) -> None:
+        """Start the bar: drawn if `enabled`, never if False, on a terminal only if None."""
         self.files, self.total_bytes = files, max(total_bytes, 1)
         self.read_files = self.read_bytes = self.queued = 0
         self.bar = tqdm(
             total=None,
             unit="chunk",
             desc="embedding",
-            disable=None if enabled else True,  # None: off unless stderr is a terminal
+            disable=None if enabled is None else not enabled,  # None: tqdm asks isatty()
             smoothing=0.1,
         )
 

@@ -57,7 +57,7 @@ def test_index_is_consistent_after_sigkill_and_rerun(tmp_path: Path) -> None:
     source.write_text("".join(json.dumps(r) + "\n" for r in rows))
     home = tmp_path / "home"
     command = [sys.executable, "-m", "app.cli", "--home", str(home), "ingest", str(source)]
-    _kill_mid_ingestion([*command, "--batch-size", "8"])
+    _kill_mid_ingestion([*command, "--batch-size", "8", "--progress"])  # the bar, into a pipe
     partial = _assert_consistent(home)
     assert partial < ROWS
 

@@ -70,7 +70,9 @@ def test_sigkill_mid_ingestion_leaves_usable_index_and_rerun_completes(tmp_path:
     home = tmp_path / "home"
     command = [sys.executable, "-m", "app.cli", "--home", str(home), "ingest", str(source)]
     command += ["--batch-size", "32"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(  # the bar, drawn into a pipe on request, says when to kill
+        [*command, "--progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     seen: list[str] = []
     reader = threading.Thread(target=_read_progress, args=(process.stderr, seen), daemon=True)
     reader.start()

@@ -56,9 +56,10 @@ def test_progress_estimates_the_total_from_bytes_read_until_every_file_is_read()
     bar.close()
 
 
-def test_progress_draws_nothing_when_stderr_is_no_terminal(capsys) -> None:
-    bar = IngestProgress(enabled=True, files=1, total_bytes=10)  # pytest's stderr is no tty
+@pytest.mark.parametrize(("enabled", "drawn"), [(None, False), (True, True), (False, False)])
+def test_progress_is_drawn_on_a_terminal_or_on_request(capsys, enabled, drawn) -> None:
+    bar = IngestProgress(enabled=enabled, files=1, total_bytes=10)  # pytest's stderr is no tty
     bar.read(size=10, new_chunks=3)
     bar.stored(3)
     bar.close()
-    assert capsys.readouterr().err == ""
+    assert ("3/3" in capsys.readouterr().err) is drawn
