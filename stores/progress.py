@@ -15,7 +15,7 @@ class IngestProgress:
     """Counts bytes read and chunks queued and stored; shows chunks/s and an ETA."""
 
     def __init__(self, *, enabled: bool | None, files: int, total_bytes: int) -> None:
-        """Start the bar: drawn if `enabled`, never if False, on a terminal only if None."""
+        """Start the bar: drawn always (`enabled` True), never (False) or on a terminal (None)."""
         self.files, self.total_bytes = files, max(total_bytes, 1)
         self.read_files = self.read_bytes = self.queued = 0
         self.bar = tqdm(
