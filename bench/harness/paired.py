@@ -87,14 +87,13 @@ def acc_lost(
     records: Sequence[Record], start: float, end: float, *, strategy: str | None = None
 ) -> dict[tuple[str, str], float]:
     """Return each question's Acc at `start` of gold dropped minus its Acc at `end`."""
-    at = {
-        drop: {
-            k: r.acc
-            for k, r in _by_question([r for r in records if r.drop_gold == drop], strategy).items()
-        }
-        for drop in (start, end)
-    }
-    return {k: at[start][k] - at[end][k] for k in at[start].keys() & at[end].keys()}
+
+    def acc_at(drop: float) -> dict[tuple[str, str], float]:
+        dropped = [r for r in records if r.drop_gold == drop]
+        return {k: r.acc for k, r in _by_question(dropped, strategy).items()}
+
+    before, after = acc_at(start), acc_at(end)
+    return {k: before[k] - after[k] for k in before.keys() & after.keys()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,6 +34,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def eventually(check: Callable[[], bool], *, seconds: float = 30, every: float = 0.05) -> bool:
+    """Poll `check` until it holds (True) or `seconds` have passed (False)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(every)
+    return True
+
+
 def wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

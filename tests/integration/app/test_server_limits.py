@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.integration.app.conftest import Server, free_port
+from tests.integration.app.conftest import Server, eventually, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -38,12 +38,11 @@ def _closed_within(sock: socket.socket, seconds: float) -> bytes:
 
 def _status_becomes(server: Server, status: int, seconds: float = 30) -> bool:
     """Poll `/ok` until it answers `status` (the server sees sockets come and go a moment late)."""
-    deadline = time.monotonic() + seconds
-    while httpx.get(f"{server.url}/ok", timeout=30).status_code != status:
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
+
+    def answers() -> bool:
+        return httpx.get(f"{server.url}/ok", timeout=30).status_code == status
+
+    return eventually(answers, seconds=seconds, every=0.1)
 
 
 def test_serve_prints_a_token_link_once_and_requires_it(tmp_path: Path, page) -> None:
