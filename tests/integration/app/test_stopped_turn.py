@@ -9,12 +9,12 @@ import json
 import os
 import signal
 import threading
-import time
 
 import httpx
 import pytest
 
 from nodes.condense_question import STOPPED_TURN
+from tests.integration.app.conftest import eventually
 
 pytestmark = pytest.mark.integration
 
@@ -26,8 +26,16 @@ def _body(question: str) -> dict:
     return {"assistant_id": "acrag", "input": {"question": question}, "stream_mode": ["updates"]}
 
 
-def _stream(url: str, thread_id: str, question: str, *, stop_after: threading.Event | None = None):
-    """Stream a run; with `stop_after`, set it at the second update and drop the connection."""
+def _stream(
+    url: str,
+    thread_id: str,
+    question: str,
+    *,
+    stop_after: threading.Event | None = None,
+    hang_up: bool = True,
+):
+    """Stream a run; with `stop_after`, set it at the second update and drop the connection
+    (or, without `hang_up`, read on until the run ends or the server goes)."""
     lines: list[str] = []
     try:
         with httpx.stream(
@@ -40,7 +48,8 @@ def _stream(url: str, thread_id: str, question: str, *, stop_after: threading.Ev
                     lines.append("run_id " + json.loads(line[6:])["run_id"])
                 if stop_after is not None and sum(x == "event: updates" for x in lines) >= 2:
                     stop_after.set()  # condense_question's update is stored by now
-                    return lines
+                    if hang_up:
+                        return lines
     except httpx.HTTPError as error:  # the server was killed under this one
         lines.append(f"dropped: {type(error).__name__}")
     return lines
@@ -51,24 +60,23 @@ def _state(url: str, thread_id: str) -> dict:
 
 
 def _idle(url: str, thread_id: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    def idle() -> bool:
         threads = httpx.post(f"{url}/threads/search", json={}, timeout=30).json()
-        if all(t["status"] == "idle" for t in threads if t["thread_id"] == thread_id):
-            return
-        time.sleep(0.1)
-    raise TimeoutError("the stopped run never freed its thread")
+        return all(t["status"] == "idle" for t in threads if t["thread_id"] == thread_id)
+
+    if not eventually(idle, every=0.1):
+        raise TimeoutError("the stopped run never freed its thread")
 
 
 def _stored(url: str, thread_id: str) -> None:
     """Wait until the checkpointer holds the stopped question (a fixed sleep raced on a busy CI)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        messages = (_state(url, thread_id) or {}).get("messages") or []
-        if messages and (messages[-1]["type"], messages[-1]["content"]) == ("human", STOPPED):
-            return
-        time.sleep(0.02)
-    raise TimeoutError("the question was never stored")
+
+    def stored() -> bool:
+        last = ((_state(url, thread_id) or {}).get("messages") or [{}])[-1]
+        return (last.get("type"), last.get("content")) == ("human", STOPPED)
+
+    if not eventually(stored, every=0.02):
+        raise TimeoutError("the question was never stored")
 
 
 def _assert_answers_next(url: str, thread_id: str) -> None:
@@ -112,8 +120,10 @@ def test_kill_9_and_restart_do_not_eat_the_next_question(serve, tmp_path) -> Non
     server = serve("--demo", home=home)
     thread_id = _thread(server.url)
     stored = threading.Event()
-    runner = threading.Thread(
-        target=_stream, args=(server.url, thread_id, STOPPED), kwargs={"stop_after": stored}
+    runner = threading.Thread(  # the client stays: a hang-up would stop the run before the kill
+        target=_stream,
+        args=(server.url, thread_id, STOPPED),
+        kwargs={"stop_after": stored, "hang_up": False},
     )
     runner.start()
     assert stored.wait(60), "the run never started"
